@@ -1,0 +1,552 @@
+"""The Codec protocol, capabilities, and the base class most codecs are built on.
+
+Theory of operation: a codec turns a sequence of values into one key (``encode``), back
+(``decode``), and gives the byte range of every key that extends a prefix of values
+(``prefix_range``). A codec may work without a schema (self-describing formats), but the fast
+path is ``bind(schema)``: the schema is checked against what the codec can express *once*, and
+compiled into one plan per field (an encode function and a decode function). The bound object
+then encodes with a single list comprehension and ``b"".join``.
+
+:class:`Capabilities` is what the codec *claims*: its types, whether keys decode, null
+placement, descending, injectivity, prefix-freeness, how floats order, and its declared
+anomalies (places where byte order and value order knowingly disagree, each with a witness).
+The conformance harness (``lexcodecs.testing``) checks every claim, and ``compare`` reads them.
+
+:class:`Codec` is a ``typing.Protocol``: a plugin needs no base class. :class:`BaseCodec` is
+the shared behaviour (option validation, schema checks, the bind cache, error context) for
+codecs that want it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+import attrs
+
+from ._bytes import strinc
+from .errors import (
+    DecodeError,
+    EncodeError,
+    LexCodecError,
+    NotDecodableError,
+    OptionError,
+    SchemaError,
+    UnsupportedTypeError,
+)
+from .schema import FIELD_TYPES, Field, KeySchema
+
+__all__ = [
+    "Anomaly",
+    "BaseCodec",
+    "BoundCodec",
+    "BoundKey",
+    "Capabilities",
+    "Codec",
+    "FieldPlan",
+    "FloatPolicy",
+    "Option",
+    "SchemaLike",
+]
+
+SchemaLike = KeySchema | str
+Decoding = Literal["self-describing", "schema", "none"]
+NullSupport = Literal["first", "last", "both", "fixed", "none"]
+NanPolicy = Literal["refuse", "total", "lowest", "highest"]
+AnomalyKind = Literal["order", "collision", "prefix-leak", "round-trip", "interop"]
+
+#: What each NULL-support mode means, for messages and docs.
+NULL_SUPPORT: Mapping[str, str] = {
+    "first": "NULL always sorts first",
+    "last": "NULL always sorts last",
+    "both": "NULL first or last, chosen per field",
+    "fixed": "NULL is the lowest value: first ascending, last descending",
+    "none": "no NULL",
+}
+
+#: How each NaN policy places NaN in the value order.
+NAN_POLICIES: Mapping[str, str] = {
+    "refuse": "NaN is refused",
+    "total": "IEEE total order: -NaN below -inf, +NaN above +inf, payloads kept",
+    "lowest": "every NaN is one value, below -inf",
+    "highest": "every NaN is one value, above +inf",
+}
+
+
+@attrs.frozen
+class FloatPolicy:
+    """How a codec orders floats; the natural-order model applies it on top of IEEE order.
+
+    ``nan``: see :data:`NAN_POLICIES`. ``negative_zero``: ``"distinct"`` (-0.0 just below
+    +0.0) or ``"equal"`` (-0.0 is zero). ``compare``: how a float compares with an int or a
+    Decimal in one numeric field, ``"exact"`` (by exact binary value) or ``"repr"`` (as the
+    decimal of its shortest repr, so 0.1 == Decimal("0.1")).
+    """
+
+    nan: NanPolicy = attrs.field(default="refuse",
+                                 validator=attrs.validators.in_(tuple(NAN_POLICIES)))
+    negative_zero: Literal["distinct", "equal"] = attrs.field(
+        default="distinct", validator=attrs.validators.in_(("distinct", "equal")))
+    compare: Literal["exact", "repr"] = attrs.field(
+        default="exact", validator=attrs.validators.in_(("exact", "repr")))
+
+    def describe(self) -> str:
+        zero = "-0.0 < +0.0" if self.negative_zero == "distinct" else "-0.0 == +0.0"
+        return f"{NAN_POLICIES[self.nan]}; {zero}"
+
+
+Explainer = Callable[[KeySchema | None, tuple[Any, ...], tuple[Any, ...]], bool]
+
+
+@attrs.frozen
+class Anomaly:
+    """A declared place where a codec knowingly departs from the natural order.
+
+    ``kind`` and ``witness`` say what happens, and the harness checks that it does:
+
+    ``order``        ``witness=(a, b)``: a < b as values, but not as keys;
+    ``collision``    ``witness=(a, b)``: different values, the same key;
+    ``prefix-leak``  ``witness=(prefix, values)``: values do not extend prefix, yet their key
+                     falls in ``prefix_range(prefix)``;
+    ``round-trip``   ``witness=(values,)``: decoding the key does not give values back;
+    ``interop``      no witness: a layout fact (for example bytes another reader cannot
+                     read), shown by the codec's vectors.
+
+    ``schema`` is the text form of the schema the witness is written in (``None``: no schema).
+    ``explains(schema, a, b)`` says whether a disagreement the harness finds between keys
+    ``a`` and ``b`` (for ``prefix-leak``: prefix and values; for ``round-trip``: the values
+    and what decoded) is this anomaly; keep it as narrow as the anomaly is, because whatever it
+    explains the harness does not report.
+    """
+
+    name: str
+    kind: AnomalyKind = attrs.field(validator=attrs.validators.in_(
+        ("order", "collision", "prefix-leak", "round-trip", "interop")))
+    description: str
+    witness: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    schema: str | None = None
+    explains: Explainer | None = attrs.field(default=None, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        wanted = {"order": 2, "collision": 2, "prefix-leak": 2, "round-trip": 1, "interop": 0}
+        if len(self.witness) != wanted[self.kind]:
+            raise ValueError(f"anomaly {self.name!r} of kind {self.kind!r} needs a witness of "
+                             f"{wanted[self.kind]} item(s), got {len(self.witness)}")
+
+    def applies(self, schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+        return self.explains is not None and bool(self.explains(schema, a, b))
+
+
+def _frozen_types(value: Any) -> frozenset[str]:
+    types = frozenset(value)
+    unknown = types - set(FIELD_TYPES)
+    if unknown:
+        raise ValueError(f"unknown field types {sorted(unknown)}; expected {FIELD_TYPES}")
+    return types
+
+
+@attrs.frozen
+class Capabilities:
+    """What a codec claims about itself. The conformance harness checks each claim.
+
+    * ``field_types``: the schema field types it can encode;
+    * ``decoding``: ``"self-describing"`` (keys decode without a schema), ``"schema"`` (only
+      with one) or ``"none"``;
+    * ``schemaless``: ``encode`` works without a schema, choosing types from the values;
+    * ``descending``: descending fields are supported;
+    * ``nulls``: NULL placement, see :data:`NULL_SUPPORT`;
+    * ``injective``: different values never share a key (within one schema);
+    * ``prefix_free``: no key is a proper byte prefix of another key of the same schema;
+    * ``float_policy``: see :class:`FloatPolicy`;
+    * ``anomalies``: declared departures from the natural order, see :class:`Anomaly`;
+    * ``int_range``: inclusive bounds of the arbitrary-size ``int`` type (``None``: unbounded);
+    * ``text_nul``: strings may contain U+0000;
+    * ``notes``: one line for people (compatibility with other readers, say).
+    """
+
+    field_types: frozenset[str] = attrs.field(converter=_frozen_types)
+    decoding: Decoding = attrs.field(
+        validator=attrs.validators.in_(("self-describing", "schema", "none")))
+    descending: bool = False
+    nulls: NullSupport = attrs.field(default="fixed",
+                                     validator=attrs.validators.in_(tuple(NULL_SUPPORT)))
+    injective: bool = True
+    prefix_free: bool = True
+    schemaless: bool = False
+    float_policy: FloatPolicy = FloatPolicy()
+    anomalies: tuple[Anomaly, ...] = attrs.field(default=(), converter=tuple)
+    int_range: tuple[int, int] | None = None
+    text_nul: bool = True
+    notes: str = ""
+
+    def anomaly(self, name: str) -> Anomaly:
+        for a in self.anomalies:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    def explained(self, kinds: Sequence[str], schema: KeySchema | None,
+                  a: tuple[Any, ...], b: tuple[Any, ...]) -> Anomaly | None:
+        """The declared anomaly of one of *kinds* that explains (a, b), if any."""
+        for anomaly in self.anomalies:
+            if anomaly.kind in kinds and anomaly.applies(schema, a, b):
+                return anomaly
+        return None
+
+    def summary(self) -> str:
+        """One line for ``lexcodecs list``."""
+        decode = {"self-describing": "self-describing", "schema": "decodes with schema",
+                  "none": "encode only"}[self.decoding]
+        parts = [
+            decode,
+            "desc" if self.descending else "no desc",
+            f"nulls {self.nulls}",
+            "injective" if self.injective else "NOT injective",
+            "prefix-free" if self.prefix_free else "not prefix-free",
+            f"NaN {self.float_policy.nan}",
+        ]
+        if self.anomalies:
+            parts.append("anomalies: " + ", ".join(a.name for a in self.anomalies))
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (the anomalies by name, kind and description)."""
+        return {
+            "field_types": sorted(self.field_types, key=FIELD_TYPES.index),
+            "decoding": self.decoding,
+            "schemaless": self.schemaless,
+            "descending": self.descending,
+            "nulls": self.nulls,
+            "injective": self.injective,
+            "prefix_free": self.prefix_free,
+            "float_policy": attrs.asdict(self.float_policy),
+            "anomalies": [{"name": a.name, "kind": a.kind, "description": a.description}
+                          for a in self.anomalies],
+            "int_range": list(self.int_range) if self.int_range else None,
+            "text_nul": self.text_nul,
+            "notes": self.notes,
+        }
+
+
+@runtime_checkable
+class BoundCodec(Protocol):
+    """A codec bound to one schema: the fast path."""
+
+    @property
+    def schema(self) -> KeySchema: ...
+
+    def encode(self, values: Sequence[Any]) -> bytes: ...
+
+    def decode(self, key: bytes) -> tuple[Any, ...]: ...
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]: ...
+
+
+@runtime_checkable
+class Codec(Protocol):
+    """What every codec provides. Third-party codecs need not inherit anything.
+
+    ``prefix_range(values)`` returns ``(start, stop)``: every key that extends the prefix
+    *values* with more fields satisfies ``start <= key < stop`` and no other key of the same
+    schema does (``stop=None``: no upper bound). ``config()`` is JSON-able and
+    ``get_codec(**codec.config())`` rebuilds an equal codec.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    def encode(self, values: Sequence[Any], schema: SchemaLike | None = None) -> bytes: ...
+
+    def decode(self, key: bytes, schema: SchemaLike | None = None) -> tuple[Any, ...]: ...
+
+    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
+                     ) -> tuple[bytes, bytes | None]: ...
+
+    def bind(self, schema: SchemaLike) -> BoundCodec: ...
+
+    def config(self) -> dict[str, Any]: ...
+
+
+@attrs.frozen
+class Option:
+    """A codec option: its default, its allowed values (or a check), and a line of help.
+
+    ``check`` returns ``None`` for a good value or a text saying what was expected.
+    """
+
+    default: Any
+    doc: str = ""
+    choices: tuple[Any, ...] | None = None
+    check: Callable[[Any], str | None] | None = attrs.field(default=None, eq=False)
+
+    def validate(self, codec: str, name: str, value: Any) -> None:
+        if self.choices is not None:
+            # compare by type too: True == 1 must not pass for a choice of 1
+            if not any(type(value) is type(c) and value == c for c in self.choices):
+                raise OptionError("not an allowed value", codec=codec, option=name,
+                                  value=value,
+                                  expected="one of " + ", ".join(repr(c) for c in self.choices))
+        if self.check is not None:
+            problem = self.check(value)
+            if problem is not None:
+                raise OptionError("bad value", codec=codec, option=name, value=value,
+                                  expected=problem)
+
+
+@attrs.frozen
+class FieldPlan:
+    """One field of a bound schema: how to write a value and how to read one back.
+
+    ``encode(value) -> bytes``; ``decode(key, offset) -> (value, next_offset)``. Both raise
+    lexcodecs errors without the codec/field context; :class:`BoundKey` adds it.
+    """
+
+    index: int
+    field: Field
+    encode: Callable[[Any], bytes]
+    decode: Callable[[bytes, int], tuple[Any, int]] | None = None
+
+
+def _as_values(codec: str, values: Any) -> Sequence[Any]:
+    if isinstance(values, (tuple, list)):
+        return values
+    raise UnsupportedTypeError("the values of a key must be a tuple or a list", codec=codec,
+                               value=values, expected="a tuple or list of values")
+
+
+def as_key_bytes(codec: str, key: Any) -> bytes:
+    """Accept ``bytes``, ``bytearray`` and ``memoryview`` as a key; refuse anything else."""
+    if type(key) is bytes:
+        return key
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        return bytes(key)
+    raise UnsupportedTypeError("a key must be bytes", codec=codec, value=key,
+                               expected="bytes, bytearray or memoryview")
+
+
+class BoundKey:
+    """The generic bound codec: a concatenation of per-field encodings.
+
+    Codecs whose keys are field encodings laid end to end get ``encode``, ``decode`` (strict:
+    every byte must be consumed) and ``prefix_range`` (``[P, strinc(P))``, right whenever the
+    format is prefix-free field by field) from here; they override what differs.
+    """
+
+    __slots__ = ("_decoders", "_encoders", "_name", "codec", "plans", "schema")
+
+    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
+        self.codec = codec
+        self.schema = schema
+        self.plans = tuple(plans)
+        self._name = codec.name
+        self._encoders = tuple(p.encode for p in self.plans)
+        decoders = tuple(p.decode for p in self.plans)
+        self._decoders = decoders if all(d is not None for d in decoders) else None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._name} [{self.schema}]>"
+
+    def _context(self, exc: LexCodecError, index: int) -> LexCodecError:
+        f = self.schema.fields[index]
+        return exc.add_context(codec=self._name, field=index, field_name=f.name,
+                               field_type=f.type)
+
+    def _check_arity(self, values: Any, *, prefix: bool = False) -> Sequence[Any]:
+        values = _as_values(self._name, values)
+        n, m = len(self._encoders), len(values)
+        if (m > n) if prefix else (m != n):
+            expected = f"at most {n}" if prefix else f"{n}"
+            raise EncodeError(f"the schema has {n} field(s), got {m} value(s)",
+                              codec=self._name, value=values,
+                              expected=f"{expected} values ({self.schema})")
+        return values
+
+    def encode(self, values: Sequence[Any]) -> bytes:
+        values = self._check_arity(values)
+        try:
+            return b"".join([enc(v) for enc, v in zip(self._encoders, values)])
+        except LexCodecError as exc:
+            raise self._locate(exc, values) from None
+
+    def _encode_prefix(self, values: Sequence[Any]) -> bytes:
+        try:
+            return b"".join([enc(v) for enc, v in zip(self._encoders, values)])
+        except LexCodecError as exc:
+            raise self._locate(exc, values) from None
+
+    def _locate(self, exc: LexCodecError, values: Sequence[Any]) -> LexCodecError:
+        # the fast path does not track which field failed; find it again, off the hot path
+        for i, (enc, v) in enumerate(zip(self._encoders, values)):
+            try:
+                enc(v)
+            except LexCodecError:
+                return self._context(exc, i)
+        return exc.add_context(codec=self._name)
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        if self._decoders is None:
+            raise NotDecodableError("this codec cannot decode keys", codec=self._name)
+        key = as_key_bytes(self._name, key)
+        out = []
+        offset = 0
+        for i, dec in enumerate(self._decoders):
+            assert dec is not None
+            try:
+                value, offset = dec(key, offset)
+            except LexCodecError as exc:
+                raise self._context(exc, i) from None
+            out.append(value)
+        if offset != len(key):
+            raise DecodeError("bytes left after the last field", codec=self._name,
+                              offset=offset, found=key[offset:], expected="end of key")
+        return tuple(out)
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+        values = self._check_arity(values, prefix=True)
+        start = self._encode_prefix(values)
+        return start, strinc(start)
+
+
+class BaseCodec:
+    """Shared behaviour for codecs: options, schema checks, the bind cache, error context.
+
+    A subclass sets ``name``, ``CAPABILITIES`` (or overrides ``capabilities`` when they
+    depend on options), ``OPTIONS``, and implements :meth:`plan_field`. Schemaless formats
+    also implement :meth:`encode_schemaless` / :meth:`decode_schemaless`.
+    """
+
+    name: ClassVar[str] = ""
+    CAPABILITIES: ClassVar[Capabilities]
+    OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    #: bound schemas kept per codec instance; the least recently bound is dropped first
+    BIND_CACHE_SIZE: ClassVar[int] = 256
+    bound_class: ClassVar[type[BoundKey]] = BoundKey
+
+    def __init__(self, **options: Any) -> None:
+        for key, value in options.items():
+            if key not in self.OPTIONS:
+                close = difflib.get_close_matches(key, list(self.OPTIONS), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise OptionError(f"unknown option{hint}", codec=self.name, option=key,
+                                  value=value,
+                                  expected="one of " + ", ".join(self.OPTIONS)
+                                  if self.OPTIONS else "no options")
+            self.OPTIONS[key].validate(self.name, key, value)
+        self.options: dict[str, Any] = {k: o.default for k, o in self.OPTIONS.items()}
+        self.options.update(options)
+        self._bound: dict[KeySchema, BoundKey] = {}
+
+    # -- public API ------------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self.CAPABILITIES
+
+    def config(self) -> dict[str, Any]:
+        """JSON-able; ``get_codec(**codec.config())`` rebuilds this codec."""
+        return {"name": self.name, **self.options}
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items()
+                         if v != self.OPTIONS[k].default)
+        return f"<{type(self).__name__} {self.name!r}{' ' + opts if opts else ''}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseCodec):
+            return NotImplemented
+        return type(self) is type(other) and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self.options.items(), key=lambda kv: kv[0]))))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the bind cache holds closures; rebuild from the options instead
+        return (_rebuild_codec, (type(self), dict(self.options)))
+
+    def encode(self, values: Sequence[Any], schema: SchemaLike | None = None) -> bytes:
+        if schema is None:
+            return self.encode_schemaless(_as_values(self.name, values))
+        return self.bind(schema).encode(values)
+
+    def decode(self, key: bytes, schema: SchemaLike | None = None) -> tuple[Any, ...]:
+        if schema is None:
+            return self.decode_schemaless(as_key_bytes(self.name, key))
+        return self.bind(schema).decode(key)
+
+    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
+                     ) -> tuple[bytes, bytes | None]:
+        if schema is None:
+            start = self.encode_schemaless(_as_values(self.name, values))
+            return start, strinc(start)
+        return self.bind(schema).prefix_range(values)
+
+    def bind(self, schema: SchemaLike) -> BoundKey:
+        """Check *schema* against the codec and compile it; cached per schema."""
+        if not isinstance(schema, KeySchema):
+            schema = KeySchema.coerce(schema)
+        bound = self._bound.get(schema)
+        if bound is None:
+            for i, f in enumerate(schema.fields):
+                self.check_field(i, f, schema)
+            plans = [self.plan_field(i, f, schema) for i, f in enumerate(schema.fields)]
+            bound = self.make_bound(schema, plans)
+            if len(self._bound) >= self.BIND_CACHE_SIZE:
+                del self._bound[next(iter(self._bound))]
+            self._bound[schema] = bound
+        return bound
+
+    # -- hooks for subclasses --------------------------------------------------------------
+
+    def encode_schemaless(self, values: Sequence[Any]) -> bytes:
+        raise SchemaError("this codec needs a schema to encode", codec=self.name,
+                          expected="encode(values, schema)")
+
+    def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
+        if self.capabilities.decoding == "none":
+            raise NotDecodableError("keys of this format cannot be decoded", codec=self.name)
+        raise NotDecodableError("keys of this format decode only with a schema",
+                                codec=self.name, expected="decode(key, schema)")
+
+    def refuse(self, index: int, field: Field, reason: str, expected: str | None = None
+               ) -> SchemaError:
+        """A :class:`SchemaError` for *field*, for ``raise self.refuse(...)`` in hooks."""
+        return SchemaError(reason, codec=self.name, field=index, field_name=field.name,
+                           field_type=field.type, expected=expected)
+
+    def check_field(self, index: int, field: Field, schema: KeySchema) -> None:
+        """Refuse what the capabilities say the codec cannot express."""
+        caps = self.capabilities
+        if field.type not in caps.field_types:
+            raise self.refuse(index, field, f"type {field.type!r} is not supported",
+                              "one of " + ", ".join(t for t in FIELD_TYPES
+                                                    if t in caps.field_types))
+        if field.descending and not caps.descending:
+            raise self.refuse(index, field, "descending fields are not supported",
+                              "an ascending field")
+        placement = field.effective_nulls
+        ok = {
+            "both": True,
+            "first": placement == "first",
+            "last": placement == "last",
+            "fixed": field.natural_nulls,
+            "none": field.nulls is None,
+        }[caps.nulls]
+        if not ok:
+            raise self.refuse(index, field,
+                              f"NULL cannot sort {placement} here ({NULL_SUPPORT[caps.nulls]})",
+                              "nulls left out" if caps.nulls in ("fixed", "none")
+                              else f"nulls {caps.nulls}")
+
+    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
+        raise NotImplementedError(f"{type(self).__name__} must implement plan_field")
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        return self.bound_class(self, schema, plans)
+
+
+def _rebuild_codec(cls: type[BaseCodec], options: dict[str, Any]) -> BaseCodec:
+    return cls(**options)

@@ -1,0 +1,1 @@
+"""The format codecs, one module per format (added by the codec issues)."""

@@ -1,0 +1,302 @@
+"""The exception hierarchy of lexcodecs.
+
+Theory of operation: every refusal a user can meet is one of these classes, and its message
+names *where* (the codec, the field by index and name, or the byte offset), *what came* (the
+value, abbreviated) and *what was expected*. Low-level encoders and decoders raise an error
+that knows only the value and the reason; the layer above fills in the codec and the field
+with :meth:`LexCodecError.add_context` as the error passes through, so the hot paths never
+build context they do not need.
+
+::
+
+    LexCodecError
+    ├── EncodeError (ValueError)            a value cannot be written
+    │   └── UnsupportedTypeError (TypeError)   ... because of its Python type
+    ├── DecodeError (ValueError)            bytes are not a key of this codec/schema
+    ├── NotDecodableError (ValueError)      the format cannot be decoded under this schema
+    ├── SchemaError (ValueError)            bad schema text or a schema the codec cannot express
+    ├── OptionError (ValueError)            a codec option is unknown or has a bad value
+    ├── UnknownCodecError (LookupError)     no codec registered under that name
+    └── RegistryError (ValueError)          a registration conflicts with another one
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "DecodeError",
+    "EncodeError",
+    "LexCodecError",
+    "NotDecodableError",
+    "OptionError",
+    "RegistryError",
+    "SchemaError",
+    "UnknownCodecError",
+    "UnsupportedTypeError",
+    "describe_value",
+]
+
+#: Longest ``repr`` of a value quoted in a message; a 1 MB bytes value must not make a 2 MB
+#: error message.
+MAX_VALUE_REPR = 80
+
+_NOTHING: Any = object()
+
+
+def describe_value(value: Any, limit: int = MAX_VALUE_REPR) -> str:
+    """``repr(value)`` cut to *limit* characters, with the cut marked and the full size told.
+
+    >>> print(describe_value(b"ab" * 100, limit=20))
+    b'abababababababababa… (200 bytes)
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__} object>"
+    if len(text) <= limit:
+        return text
+    size = ""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        size = f" ({len(value)} bytes)"
+    elif isinstance(value, (str, tuple, list)):
+        size = f" ({len(value)} items)" if not isinstance(value, str) else f" ({len(value)} chars)"
+    return text[: limit - 1] + "…" + size
+
+
+class LexCodecError(Exception):
+    """Root of every lexcodecs error.
+
+    The structured parts are attributes, so programs need not parse messages:
+    ``codec`` (registry name or ``None``), ``field`` (index or ``None``), ``field_name``,
+    ``value`` (the offending value, or missing), ``expected`` and ``reason``.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        codec: str | None = None,
+        field: int | None = None,
+        field_name: str | None = None,
+        field_type: str | None = None,
+        value: Any = _NOTHING,
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.codec = codec
+        self.field = field
+        self.field_name = field_name
+        self.field_type = field_type
+        self.value = value
+        self.expected = expected
+
+    @property
+    def has_value(self) -> bool:
+        return self.value is not _NOTHING
+
+    def add_context(
+        self,
+        *,
+        codec: str | None = None,
+        field: int | None = None,
+        field_name: str | None = None,
+        field_type: str | None = None,
+    ) -> LexCodecError:
+        """Fill in the parts that are still unknown; return ``self`` for ``raise e.add_context()``."""
+        if self.codec is None:
+            self.codec = codec
+        if self.field is None and field is not None:
+            self.field = field
+            self.field_name = field_name if self.field_name is None else self.field_name
+            self.field_type = field_type if self.field_type is None else self.field_type
+        return self
+
+    def _where(self) -> str:
+        parts = []
+        if self.codec is not None:
+            parts.append(self.codec)
+        if self.field is not None:
+            f = f"field {self.field}"
+            if self.field_name:
+                f += f" {self.field_name!r}"
+            if self.field_type:
+                f += f" ({self.field_type})"
+            parts.append(f)
+        return ": ".join(parts)
+
+    def _what(self) -> str:
+        text = self.reason
+        if self.has_value:
+            text = f"{describe_value(self.value)}: {text}"
+        if self.expected:
+            text += f"; expected {self.expected}"
+        return text
+
+    def __str__(self) -> str:
+        where = self._where()
+        return f"{where}: {self._what()}" if where else self._what()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keyword-only constructors do not pickle by default; a process pool must see the
+        # same error the worker raised
+        return (_rebuild, (type(self), self.reason, self.__dict__.copy()))
+
+
+def _rebuild(cls: type[LexCodecError], reason: str, state: dict[str, Any]) -> LexCodecError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, reason)
+    err.__dict__.update(state)
+    return err
+
+
+class EncodeError(LexCodecError, ValueError):
+    """A value cannot be encoded: out of range, NaN where refused, a bad shape of key.
+
+    >>> str(EncodeError("out of range", codec="skv", field=1, field_name="ts",
+    ...                 field_type="int16", value=70000, expected="-32768..32767"))
+    "skv: field 1 'ts' (int16): 70000: out of range; expected -32768..32767"
+    """
+
+
+class UnsupportedTypeError(EncodeError, TypeError):
+    """A value's Python type is not one the codec (or the field) accepts."""
+
+
+class DecodeError(LexCodecError, ValueError):
+    """Bytes that are not a valid key. ``offset`` is the byte offset of the problem.
+
+    >>> print(DecodeError("unknown type code", codec="fdb-tuple", offset=3, found=b"\\x99"))
+    fdb-tuple: at byte 3 (found 99): unknown type code
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        offset: int | None = None,
+        found: bytes | None = None,
+        codec: str | None = None,
+        field: int | None = None,
+        field_name: str | None = None,
+        field_type: str | None = None,
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(
+            reason,
+            codec=codec,
+            field=field,
+            field_name=field_name,
+            field_type=field_type,
+            expected=expected,
+        )
+        self.offset = offset
+        self.found = found
+
+    def _what(self) -> str:
+        head = []
+        if self.offset is not None:
+            head.append(f"at byte {self.offset}")
+        if self.found is not None:
+            shown = self.found[:16].hex(" ")
+            head.append(f"(found {shown}{' …' if len(self.found) > 16 else ''})" if shown
+                        else "(found end of key)")
+        text = " ".join(head)
+        text = f"{text}: {self.reason}" if text else self.reason
+        if self.expected:
+            text += f"; expected {self.expected}"
+        return text
+
+
+class NotDecodableError(LexCodecError, ValueError):
+    """The format cannot turn keys back into values under this schema (or without one)."""
+
+
+class SchemaError(LexCodecError, ValueError):
+    """Schema text that does not parse, or a schema the codec cannot express.
+
+    Parse errors carry ``text`` and ``position`` (0-based) and show a caret under the spot.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        text: str | None = None,
+        position: int | None = None,
+        codec: str | None = None,
+        field: int | None = None,
+        field_name: str | None = None,
+        field_type: str | None = None,
+        value: Any = _NOTHING,
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(
+            reason,
+            codec=codec,
+            field=field,
+            field_name=field_name,
+            field_type=field_type,
+            value=value,
+            expected=expected,
+        )
+        self.text = text
+        self.position = position
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        if self.text is None or self.position is None:
+            return base
+        return f"{base} (at column {self.position + 1})\n  {self.text}\n  {' ' * self.position}^"
+
+
+class OptionError(LexCodecError, ValueError):
+    """A codec option (``get_codec(name, **options)``) is unknown or has a bad value."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        codec: str | None = None,
+        option: str | None = None,
+        value: Any = _NOTHING,
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(reason, codec=codec, value=value, expected=expected)
+        self.option = option
+
+    def _where(self) -> str:
+        where = super()._where()
+        if self.option is not None:
+            where = f"{where}: option {self.option!r}" if where else f"option {self.option!r}"
+        return where
+
+
+class UnknownCodecError(LexCodecError, LookupError):
+    """No codec is registered under that name; ``close_matches`` lists likely intended names."""
+
+    def __init__(self, name: str, *, available: tuple[str, ...] = (),
+                 close_matches: tuple[str, ...] = ()) -> None:
+        super().__init__("no codec of that name", value=name,
+                         expected="one of " + ", ".join(available) if available else None)
+        self.name = name
+        self.available = available
+        self.close_matches = close_matches
+
+    def _what(self) -> str:
+        text = f"unknown codec {self.name!r}"
+        if self.close_matches:
+            text += "; did you mean " + " or ".join(repr(m) for m in self.close_matches) + "?"
+        if self.available:
+            text += " (available: " + ", ".join(self.available) + ")"
+        else:
+            text += " (no codecs are registered)"
+        return text
+
+    def __str__(self) -> str:  # LookupError would otherwise quote the message as a KeyError does
+        return self._what()
+
+
+class RegistryError(LexCodecError, ValueError):
+    """A registration that conflicts with an existing one, or a codec that will not load."""
