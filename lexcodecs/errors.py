@@ -48,7 +48,7 @@ def describe_value(value: Any, limit: int = MAX_VALUE_REPR) -> str:
     """``repr(value)`` cut to *limit* characters, with the cut marked and the full size told.
 
     >>> print(describe_value(b"ab" * 100, limit=20))
-    b'abababababababababa… (200 bytes)
+    b'ababababababababa… (200 bytes)
     """
     try:
         text = repr(value)
