@@ -41,7 +41,21 @@ __all__ = [
 #: error message.
 MAX_VALUE_REPR = 80
 
-_NOTHING: Any = object()
+
+class _Nothing:
+    """The "no value given" marker; a singleton that pickles to itself (``has_value`` must
+    survive a round trip through a process pool)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<no value>"
+
+    def __reduce__(self) -> str:
+        return "_NOTHING"
+
+
+_NOTHING: Any = _Nothing()
 
 
 def describe_value(value: Any, limit: int = MAX_VALUE_REPR) -> str:
@@ -117,8 +131,9 @@ class LexCodecError(Exception):
         parts = []
         if self.codec is not None:
             parts.append(self.codec)
-        if self.field is not None:
-            f = f"field {self.field}"
+        if self.field is not None or self.field_name:
+            # a field known by name only (a Field being built) is still named
+            f = "field" if self.field is None else f"field {self.field}"
             if self.field_name:
                 f += f" {self.field_name!r}"
             if self.field_type:

@@ -97,7 +97,10 @@ class Options(Mapping[str, OptionValue]):
             return [(k, type(v), v) for k, v in self._items] == \
                    [(k, type(v), v) for k, v in other._items]
         if isinstance(other, Mapping):
-            return self == Options(other)
+            try:
+                return self == Options(other)
+            except SchemaError:  # a mapping that is no valid Options is unequal, not an error
+                return False
         return NotImplemented
 
     def __repr__(self) -> str:
@@ -136,7 +139,7 @@ def _check_bool(instance: Field, attribute: attrs.Attribute[Any], value: Any) ->
                           expected="True or False")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Field:
     """One field of a key.
 
@@ -237,7 +240,7 @@ def _check_fields(instance: KeySchema, attribute: attrs.Attribute[Any],
         seen.add(f.name)
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class KeySchema:
     """An ordered, hashable tuple of fields.
 

@@ -14,6 +14,7 @@ does (including overflow to ±inf), and keeps the exact 32 bits so NaN payloads 
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import struct
@@ -76,6 +77,9 @@ class TypedInt(int):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({int(self)})"
+
+    # str(), format() and f-strings show the plain number, as they do for an int
+    __str__ = int.__repr__
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (int(self),))
@@ -161,6 +165,27 @@ def _f32_bits(value: float) -> int:
         return 0xFF800000 if value < 0 else 0x7F800000
 
 
+def _int_to_f32_float(value: int) -> float:
+    """*value* rounded once to binary32 (nearest, ties to even), as a float; ±inf on overflow.
+
+    ``float(value)`` would round to binary64 first, and rounding twice can land on a
+    binary32 midpoint and go the wrong way (``2**53 + 2**29 + 1``).
+    """
+    magnitude = abs(value)
+    extra = magnitude.bit_length() - 24
+    if extra > 0:
+        kept, rest = magnitude >> extra, magnitude & ((1 << extra) - 1)
+        half = 1 << (extra - 1)
+        if rest > half or (rest == half and kept & 1):
+            kept += 1
+        magnitude = kept << extra
+    try:
+        result = float(magnitude)  # exact: at most 25 significant bits
+    except OverflowError:
+        result = math.inf
+    return -result if value < 0 else result
+
+
 def _f32_value(bits: int) -> float:
     if bits & 0x7F800000 == 0x7F800000 and bits & 0x007FFFFF:
         # widen the NaN by hand: sign, quiet/payload bits shifted into the double's mantissa
@@ -193,6 +218,13 @@ class Float32(float):
                                        expected="float or int")
         if isinstance(value, Float32):
             return cls.from_bits(value.bits)
+        if isinstance(value, (str, bytes, bytearray, memoryview)):
+            # float() would parse them; Float32 takes numbers only, as the int wrappers do
+            raise UnsupportedTypeError(
+                f"Float32 takes a number, not {type(value).__name__}", value=value,
+                expected="float or int")
+        if isinstance(value, int):
+            return cls.from_bits(_f32_bits(_int_to_f32_float(value)))
         try:
             as_float = float(value)
         except (TypeError, ValueError):
@@ -221,6 +253,9 @@ class Float32(float):
 
     def __repr__(self) -> str:
         return f"Float32({float(self)!r})"
+
+    # str(), format() and f-strings show the plain number, as they do for a float
+    __str__ = float.__repr__
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Float32.from_bits, (self.bits,))
@@ -256,6 +291,7 @@ class EndSentinel:
 END: Final = EndSentinel()
 
 
+@functools.total_ordering
 class Versionstamp:
     """A FoundationDB versionstamp: 10 bytes of transaction version and a 16-bit user version.
 

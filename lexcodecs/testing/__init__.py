@@ -1,0 +1,1 @@
+"""The public conformance harness for lexcodecs codecs (see lexcodecs.testing.conformance)."""

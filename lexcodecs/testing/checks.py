@@ -1,0 +1,395 @@
+"""Property checks: each takes a codec, a schema and concrete values, and raises
+:class:`ConformanceError` with a counterexample when the codec breaks a claim.
+
+Theory of operation: the checks are plain functions over concrete examples, so they can be
+called directly, from hypothesis (:mod:`lexcodecs.testing.conformance` drives them), or from
+a codec's own tests. Expected order always comes from :mod:`lexcodecs.testing.model`, never
+from encoding. A disagreement is forgiven only when one of the codec's declared anomalies
+explains that very pair (``Anomaly.explains``); everything else is reported with the values,
+their keys in hex and what was expected.
+
+=================  =============================================================
+check              claim
+=================  =============================================================
+round_trip         decode(encode(v)) is v again (model-equal, declared type)
+order              a < b in values  =>  key(a) < key(b); a == b => same key
+injective          a != b in values  =>  key(a) != key(b)
+prefix_free        no key is a proper prefix of another (where claimed)
+prefix_range       prefix_range(p) holds exactly the keys extending p
+null_placement     NULL sorts first/last in a field as the schema says
+descending         a descending field reverses its values' order
+decode_junk        decoding any bytes raises DecodeError or succeeds
+anomalies          every declared anomaly really happens (its witness)
+=================  =============================================================
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import uuid
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..codec import Anomaly, Codec
+from ..errors import DecodeError, LexCodecError, NotDecodableError
+from ..schema import KeySchema
+from .model import ModelError, model_equal, natural_key
+
+__all__ = [
+    "ConformanceError",
+    "check_anomalies",
+    "check_decode_junk",
+    "check_descending",
+    "check_injective",
+    "check_null_placement",
+    "check_order",
+    "check_prefix_free",
+    "check_prefix_range",
+    "check_round_trip",
+    "check_self_describing",
+]
+
+#: Python types a decoded value of each field type may have (NULL aside).
+DECODED_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "string": (str,),
+    "bytes": (bytes,),
+    "bool": (bool,),
+    **{t: (int,) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                           "uint64", "int")},
+    "float32": (float,),
+    "float64": (float,),
+    "decimal": (decimal.Decimal,),
+    "uuid": (uuid.UUID,),
+    "timestamp": (_dt.datetime,),
+    "duration": (_dt.timedelta,),
+    "tuple": (tuple,),
+}
+
+
+class ConformanceError(AssertionError):
+    """A codec broke one of its claims; the message holds a counterexample."""
+
+    def __init__(self, check: str, codec: Codec, schema: KeySchema | None, message: str) -> None:
+        where = f"[{check}] {codec.name}"
+        if schema is not None:
+            where += f" with schema ({schema})"
+        super().__init__(f"{where}: {message}")
+        self.check = check
+
+
+def _hex(key: bytes | None) -> str:
+    return "None (unbounded)" if key is None else (key.hex(" ") or "(empty)")
+
+
+def _show(values: Sequence[Any]) -> str:
+    return repr(tuple(values))
+
+
+def _encode(check: str, codec: Codec, schema: KeySchema | None, values: Sequence[Any]) -> bytes:
+    try:
+        return codec.encode(values, schema)
+    except LexCodecError as exc:
+        raise ConformanceError(check, codec, schema,
+                               f"encode refused generated values {_show(values)}: {exc}"
+                               ) from exc
+
+
+def _policy(codec: Codec) -> Any:
+    return codec.capabilities.float_policy
+
+
+def check_round_trip(codec: Codec, schema: KeySchema, values: Sequence[Any]) -> None:
+    """decode(encode(values)) gives values back: equal in the model, of the declared types."""
+    key = _encode("round_trip", codec, schema, values)
+    try:
+        back = codec.decode(key, schema)
+    except LexCodecError as exc:
+        raise ConformanceError("round_trip", codec, schema,
+                               f"{_show(values)} encodes to {_hex(key)}, which does not "
+                               f"decode: {exc}") from exc
+    caps = codec.capabilities
+    if not isinstance(back, tuple) or not model_equal(values, back, schema, _policy(codec)):
+        if caps.explained(("round-trip",), schema, tuple(values), tuple(back)):
+            return
+        raise ConformanceError("round_trip", codec, schema,
+                               f"{_show(values)} -> {_hex(key)} -> {back!r}: not the same values")
+    for i, (f, v) in enumerate(zip(schema.fields, back)):
+        want = DECODED_TYPES[f.type]
+        if v is not None and (not isinstance(v, want) or
+                              (f.type != "bool" and isinstance(v, bool))):
+            raise ConformanceError("round_trip", codec, schema,
+                                   f"field {i} {f.name!r} ({f.type}) decoded as "
+                                   f"{type(v).__name__} {v!r}; expected "
+                                   + " or ".join(t.__name__ for t in want))
+
+
+def _keyed(check: str, codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]
+           ) -> list[tuple[Any, bytes, tuple[Any, ...]]]:
+    out = []
+    for values in batch:
+        try:
+            model = natural_key(values, schema, _policy(codec))
+        except ModelError as exc:
+            raise ConformanceError(check, codec, schema,
+                                   f"the model cannot order {_show(values)}: {exc}") from exc
+        out.append((model, _encode(check, codec, schema, values), tuple(values)))
+    return out
+
+
+Pairs = Sequence[tuple[Sequence[Any], Sequence[Any]]]
+
+
+def _all_pairs(check: str, codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],
+               pairs: Pairs) -> Any:
+    rows = _keyed(check, codec, schema, batch)
+    for i, a in enumerate(rows):
+        for b in rows[i + 1:]:
+            yield a, b
+    for a_values, b_values in pairs:
+        yield tuple(_keyed(check, codec, schema, [a_values, b_values]))
+
+
+def check_order(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],
+                pairs: Pairs = ()) -> None:
+    """Sorting the keys as bytes gives the natural order of the values.
+
+    Every pair of the batch (and each extra pair) is compared: values in natural order must
+    have keys in byte order, and values that are equal in the natural order must have equal
+    keys. Pairs with equal keys but different values are left to :func:`check_injective`.
+    """
+    caps = codec.capabilities
+    for (ma, ka, va), (mb, kb, vb) in _all_pairs("order", codec, schema, batch, pairs):
+        if ma == mb:
+            if ka != kb and not (caps.explained(("order",), schema, va, vb) or
+                                 caps.explained(("order",), schema, vb, va)):
+                raise ConformanceError(
+                    "order", codec, schema,
+                    f"{_show(va)} and {_show(vb)} are equal values but have different "
+                    f"keys {_hex(ka)} and {_hex(kb)}")
+            continue
+        lo, hi = ((va, ka), (vb, kb)) if ma < mb else ((vb, kb), (va, ka))
+        if lo[1] > hi[1] and not caps.explained(("order",), schema, lo[0], hi[0]):
+            raise ConformanceError(
+                "order", codec, schema,
+                f"{_show(lo[0])} < {_show(hi[0])} in the natural order, but their keys "
+                f"sort the other way: {_hex(lo[1])} > {_hex(hi[1])}")
+
+
+def check_injective(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],
+                    pairs: Pairs = ()) -> None:
+    """Different values (in the natural order) never share a key."""
+    caps = codec.capabilities
+    for (ma, ka, va), (mb, kb, vb) in _all_pairs("injective", codec, schema, batch, pairs):
+        if ka == kb and ma != mb and not (caps.explained(("collision",), schema, va, vb) or
+                                          caps.explained(("collision",), schema, vb, va)):
+            raise ConformanceError(
+                "injective", codec, schema,
+                f"{_show(va)} and {_show(vb)} are different values with the same "
+                f"key {_hex(ka)}")
+
+
+def check_prefix_free(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]) -> None:
+    """No key of the schema is a proper byte prefix of another (for codecs that claim it)."""
+    keyed = [(k, v) for _, k, v in _keyed("prefix_free", codec, schema, batch)]
+    for ka, va in keyed:
+        for kb, vb in keyed:
+            if len(ka) < len(kb) and kb.startswith(ka):
+                raise ConformanceError(
+                    "prefix_free", codec, schema,
+                    f"the key {_hex(ka)} of {_show(va)} is a proper prefix of the key "
+                    f"{_hex(kb)} of {_show(vb)}")
+
+
+def check_prefix_range(codec: Codec, schema: KeySchema, prefix: Sequence[Any],
+                       batch: Sequence[Sequence[Any]]) -> None:
+    """``prefix_range(prefix)`` holds every key that extends *prefix* and no other key.
+
+    Keys of the batch are rewritten so that some extend the prefix and some differ from it in
+    one field only, the ones a sloppy range takes in by mistake.
+    """
+    caps = codec.capabilities
+    try:
+        start, stop = codec.prefix_range(prefix, schema)
+    except LexCodecError as exc:
+        raise ConformanceError("prefix_range", codec, schema,
+                               f"prefix_range{_show(prefix)} raised {exc}") from exc
+    if stop is not None and not start < stop:
+        raise ConformanceError("prefix_range", codec, schema,
+                               f"prefix_range{_show(prefix)} is empty: start {_hex(start)} >= "
+                               f"stop {_hex(stop)}")
+    n = len(prefix)
+    policy = _policy(codec)
+    candidates = []
+    for values in batch:
+        candidates.append(tuple(values))
+        candidates.append(tuple(prefix) + tuple(values[n:]))
+        for j in range(n):  # a near miss: the prefix with one field from elsewhere
+            candidates.append(tuple(prefix[:j]) + (values[j],) + tuple(prefix[j + 1:])
+                              + tuple(values[n:]))
+    for values in candidates:
+        key = _encode("prefix_range", codec, schema, values)
+        extends = model_equal(values[:n], prefix, schema, policy)
+        inside = start <= key and (stop is None or key < stop)
+        if extends == inside:
+            continue
+        if not extends and caps.explained(("prefix-leak",), schema, tuple(prefix), values):
+            continue
+        what = ("extends the prefix but its key falls outside" if extends
+                else "does not extend the prefix but its key falls inside")
+        raise ConformanceError(
+            "prefix_range", codec, schema,
+            f"{_show(values)} {what} prefix_range{_show(prefix)} = [{_hex(start)}, "
+            f"{_hex(stop)}): key {_hex(key)}")
+
+
+def check_null_placement(codec: Codec, schema: KeySchema, values: Sequence[Any],
+                         index: int) -> None:
+    """With every other field equal, NULL in field *index* sorts where the field says."""
+    f = schema.fields[index]
+    if values[index] is None:
+        return
+    with_null = list(values)
+    with_null[index] = None
+    k_null = _encode("null_placement", codec, schema, with_null)
+    k_value = _encode("null_placement", codec, schema, values)
+    want_first = f.effective_nulls == "first"
+    if (k_null < k_value) != want_first or k_null == k_value:
+        raise ConformanceError(
+            "null_placement", codec, schema,
+            f"field {index} {f.name!r} says nulls {f.effective_nulls}, but "
+            f"{_show(with_null)} -> {_hex(k_null)} sorts "
+            f"{'after' if k_null > k_value else 'with'} {_show(values)} -> {_hex(k_value)}")
+
+
+def check_descending(codec: Codec, schema: KeySchema, values: Sequence[Any], index: int,
+                     other: Any) -> None:
+    """Two keys that differ only in field *index* sort as that field's direction says."""
+    f = schema.fields[index]
+    a, b = list(values), list(values)
+    b[index] = other
+    ka = _encode("descending", codec, schema, a)
+    kb = _encode("descending", codec, schema, b)
+    ma, mb = natural_key(a, schema, _policy(codec)), natural_key(b, schema, _policy(codec))
+    if ma == mb or ka == kb:
+        return  # equal values, or a collision: the order and injective checks cover those
+    caps = codec.capabilities
+    lo, hi = ((a, ka), (b, kb)) if ma < mb else ((b, kb), (a, ka))
+    if lo[1] > hi[1] and not caps.explained(("order",), schema, tuple(lo[0]), tuple(hi[0])):
+        direction = "descending" if f.descending else "ascending"
+        raise ConformanceError(
+            "descending", codec, schema,
+            f"field {index} {f.name!r} is {direction}: {_show(lo[0])} must sort before "
+            f"{_show(hi[0])}, but {_hex(lo[1])} > {_hex(hi[1])}")
+
+
+def check_decode_junk(codec: Codec, schema: KeySchema | None, data: bytes) -> None:
+    """Decoding arbitrary bytes raises DecodeError or succeeds; nothing else escapes."""
+    try:
+        codec.decode(data, schema)
+    except DecodeError:
+        return
+    except NotDecodableError:
+        if codec.capabilities.decoding == "none" or (
+                schema is None and codec.capabilities.decoding != "self-describing"):
+            return
+        raise ConformanceError("decode_junk", codec, schema,
+                               f"decode({data!r}) raised NotDecodableError for a schema it "
+                               "should decode") from None
+    except Exception as exc:
+        raise ConformanceError(
+            "decode_junk", codec, schema,
+            f"decode({data!r}) raised {type(exc).__name__}: {exc}; only DecodeError may "
+            "escape a decode") from exc
+
+
+def check_self_describing(codec: Codec, schema: KeySchema, values: Sequence[Any]) -> None:
+    """A self-describing codec decodes its keys without the schema, to as many values."""
+    key = _encode("self_describing", codec, schema, values)
+    try:
+        back = codec.decode(key)
+    except LexCodecError as exc:
+        raise ConformanceError("self_describing", codec, schema,
+                               f"{_show(values)} -> {_hex(key)} does not decode without a "
+                               f"schema: {exc}") from exc
+    if len(back) != len(values):
+        raise ConformanceError("self_describing", codec, schema,
+                               f"{_show(values)} -> {_hex(key)} decodes without a schema to "
+                               f"{len(back)} values: {back!r}")
+
+
+def _witness_schema(anomaly: Anomaly) -> KeySchema | None:
+    return None if anomaly.schema is None else KeySchema.parse(anomaly.schema)
+
+
+def check_anomaly(codec: Codec, anomaly: Anomaly) -> None:
+    """The declared *anomaly* really happens: its witness shows it."""
+    schema = _witness_schema(anomaly)
+    name = f"anomaly {anomaly.name!r}"
+    w = anomaly.witness
+
+    def fail(msg: str) -> ConformanceError:
+        return ConformanceError("anomalies", codec, schema, f"{name} ({anomaly.kind}): {msg}")
+
+    def enc(values: Any) -> bytes:
+        try:
+            return codec.encode(values, schema)
+        except LexCodecError as exc:
+            raise fail(f"its witness {values!r} does not encode: {exc}") from exc
+
+    if anomaly.kind == "interop":
+        return
+    pair: tuple[Any, Any] = (w[0], w[-1])
+    if anomaly.kind == "order":
+        a, b = w
+        if schema is not None and not natural_key(a, schema, _policy(codec)) < natural_key(
+                b, schema, _policy(codec)):
+            raise fail(f"witness {a!r} < {b!r} is not true in the natural order")
+        ka, kb = enc(a), enc(b)
+        if ka < kb:
+            raise fail(f"does not happen: {a!r} -> {_hex(ka)} sorts before {b!r} -> {_hex(kb)}")
+    elif anomaly.kind == "collision":
+        a, b = w
+        if schema is not None and model_equal(a, b, schema, _policy(codec)):
+            raise fail(f"witness values {a!r} and {b!r} are equal, not a collision")
+        if a == b:
+            raise fail(f"witness values {a!r} and {b!r} are equal, not a collision")
+        ka, kb = enc(a), enc(b)
+        if ka != kb:
+            raise fail(f"does not happen: {a!r} -> {_hex(ka)}, {b!r} -> {_hex(kb)}")
+    elif anomaly.kind == "prefix-leak":
+        prefix, values = w
+        start, stop = codec.prefix_range(prefix, schema)
+        key = enc(values)
+        if not (start <= key and (stop is None or key < stop)):
+            raise fail(f"does not happen: {values!r} -> {_hex(key)} is outside "
+                       f"prefix_range{tuple(prefix)!r} = [{_hex(start)}, {_hex(stop)})")
+    else:  # round-trip
+        (values,) = w
+        key = enc(values)
+        try:
+            back = codec.decode(key, schema)
+        except LexCodecError:
+            return  # not decoding back at all is a round-trip failure too
+        same = (model_equal(values, back, schema, _policy(codec)) if schema is not None
+                else tuple(back) == tuple(values))
+        if same:
+            raise fail(f"does not happen: {values!r} decodes back to itself")
+        pair = (values, back)
+    if anomaly.explains is not None and not anomaly.applies(schema, tuple(pair[0]),
+                                                            tuple(pair[1])):
+        raise fail("its explains() does not accept its own witness")
+
+
+def check_anomalies(codec: Codec) -> None:
+    """Every declared anomaly happens, and every weaker claim is backed by an anomaly."""
+    caps = codec.capabilities
+    names = [a.name for a in caps.anomalies]
+    if len(set(names)) != len(names):
+        raise ConformanceError("anomalies", codec, None, f"anomaly names repeat: {names}")
+    for anomaly in caps.anomalies:
+        check_anomaly(codec, anomaly)
+    if not caps.injective and not any(a.kind == "collision" for a in caps.anomalies):
+        raise ConformanceError("anomalies", codec, None,
+                               "declares it is not injective but no 'collision' anomaly "
+                               "shows where")

@@ -1,0 +1,258 @@
+"""Hypothesis-driven conformance: every check of :mod:`lexcodecs.testing.checks`, as a
+property over generated values, and :class:`CodecConformance`, the pytest base class.
+
+Theory of operation: :data:`PROPERTIES` maps a check name to a function that builds a
+hypothesis test for one codec and one schema; :func:`run_property` runs it (shrinking a
+failure to a minimal counterexample, which the :class:`~.checks.ConformanceError` shows).
+:func:`applicable` says which checks make sense for a codec and schema (no round trip for a
+codec that cannot decode, no descending check without a descending field).
+
+A plugin author writes::
+
+    from lexcodecs.testing import CodecConformance
+
+    class TestMyCodec(CodecConformance):
+        codec = MyCodec()
+        schemas = ["tenant:string, ts:int64 desc", "id:uuid, score:float64 nulls last"]
+
+and pytest runs every check on every schema, under the active hypothesis profile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ..codec import Codec
+from ..schema import KeySchema
+from . import checks
+from .strategies import (
+    Overrides,
+    batches,
+    junk_keys,
+    keys,
+    neighbour_pairs,
+    prefixes,
+    values_for,
+)
+
+__all__ = [
+    "PROPERTIES",
+    "CodecConformance",
+    "applicable",
+    "run_property",
+]
+
+PropertyBuilder = Callable[[Codec, KeySchema, Overrides], Callable[[], None]]
+
+
+def _round_trip(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    @given(keys(schema, codec.capabilities, ov))
+    def prop(values: tuple[Any, ...]) -> None:
+        checks.check_round_trip(codec, schema, values)
+    return prop
+
+
+def _batch_property(check: Callable[..., None], *, with_pairs: bool = False
+                    ) -> PropertyBuilder:
+    def build(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+        caps = codec.capabilities
+
+        @given(batches(schema, caps, ov))
+        def prop(batch: list[tuple[Any, ...]]) -> None:
+            if with_pairs:
+                check(codec, schema, batch, neighbour_pairs(batch, schema, caps, ov))
+            else:
+                check(codec, schema, batch)
+        return prop
+    return build
+
+
+def _prefix_range(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    caps = codec.capabilities
+
+    @given(prefixes(schema, caps, ov), batches(schema, caps, ov, max_size=8))
+    def prop(prefix: tuple[Any, ...], batch: list[tuple[Any, ...]]) -> None:
+        checks.check_prefix_range(codec, schema, prefix, batch)
+    return prop
+
+
+def _one_field(schema: KeySchema, indexes: Sequence[int], codec: Codec, ov: Overrides, *,
+               nullable: bool | None) -> st.SearchStrategy[tuple[int, Any]]:
+    """(field index, a value for that field), for one of *indexes*."""
+    caps = codec.capabilities
+    return st.one_of(*(st.tuples(st.just(i),
+                                 values_for(schema.fields[i], caps, ov, nullable=nullable))
+                       for i in indexes))
+
+
+def _null_placement(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    @given(keys(schema, codec.capabilities, ov),
+           _one_field(schema, range(len(schema)), codec, ov, nullable=False))
+    def prop(values: tuple[Any, ...], change: tuple[int, Any]) -> None:
+        index, value = change
+        row = list(values)
+        row[index] = value
+        checks.check_null_placement(codec, schema, row, index)
+    return prop
+
+
+def _descending(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    desc = [i for i, f in enumerate(schema.fields) if f.descending]
+
+    @given(keys(schema, codec.capabilities, ov),
+           _one_field(schema, desc, codec, ov, nullable=None))
+    def prop(values: tuple[Any, ...], change: tuple[int, Any]) -> None:
+        index, other = change
+        checks.check_descending(codec, schema, values, index, other)
+    return prop
+
+
+def _decode_junk(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    caps = codec.capabilities
+
+    def encode(values: Any) -> bytes:
+        return codec.encode(values, schema)
+
+    @given(junk_keys(schema, caps, encode, ov), st.booleans())
+    def prop(data: bytes, schemaless: bool) -> None:
+        use_schema = None if schemaless and caps.decoding == "self-describing" else schema
+        checks.check_decode_junk(codec, use_schema, data)
+    return prop
+
+
+def _self_describing(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    @given(keys(schema, codec.capabilities, ov))
+    def prop(values: tuple[Any, ...]) -> None:
+        checks.check_self_describing(codec, schema, values)
+    return prop
+
+
+#: check name -> builder of its hypothesis test for (codec, schema, overrides)
+PROPERTIES: Final[Mapping[str, PropertyBuilder]] = {
+    "round_trip": _round_trip,
+    "order": _batch_property(checks.check_order, with_pairs=True),
+    "injective": _batch_property(checks.check_injective, with_pairs=True),
+    "prefix_free": _batch_property(checks.check_prefix_free),
+    "prefix_range": _prefix_range,
+    "null_placement": _null_placement,
+    "descending": _descending,
+    "decode_junk": _decode_junk,
+    "self_describing": _self_describing,
+}
+
+
+def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
+    """``None`` when check *name* applies to codec and schema, else the reason it does not."""
+    caps = codec.capabilities
+    decodes = caps.decoding != "none"
+    reasons: dict[str, str | None] = {
+        "round_trip": None if decodes else "the codec does not decode",
+        "order": None,
+        "injective": None if caps.injective else "the codec declares it is not injective",
+        "prefix_free": None if caps.prefix_free else "the codec does not claim prefix-freeness",
+        "prefix_range": None,
+        "null_placement": None if caps.nulls != "none" else "the codec has no NULL",
+        "descending": None if any(f.descending for f in schema.fields)
+        else "the schema has no descending field",
+        "decode_junk": None if decodes else "the codec does not decode",
+        "self_describing": None if caps.decoding == "self-describing"
+        else "keys are not self-describing",
+    }
+    return reasons[name]
+
+
+def run_property(name: str, codec: Codec, schema: KeySchema | str,
+                 overrides: Overrides | None = None, *,
+                 settings_: settings | None = None) -> None:
+    """Run check *name* as a hypothesis property; a failure raises ConformanceError.
+
+    >>> import sys; sys.path.insert(0, "tests")  # doctest: +SKIP
+    """
+    schema = KeySchema.coerce(schema)
+    prop = PROPERTIES[name](codec, schema, overrides or {})
+    if settings_ is not None:
+        prop = settings_(prop)
+    prop()
+
+
+class CodecConformance:
+    """Subclass with ``codec`` and ``schemas`` to run every conformance check under pytest.
+
+    * ``codec``: a codec instance (or a zero-argument factory);
+    * ``schemas``: schemas (objects or text) to check; every check runs on each;
+    * ``value_strategies``: optional hypothesis strategies per field name or field type, for
+      values narrower than the capabilities say (a fixed-length bytes field, say).
+
+    The class name does not start with ``Test``, so pytest collects only subclasses.
+    """
+
+    codec: ClassVar[Codec | Callable[[], Codec]]
+    schemas: ClassVar[Sequence[KeySchema | str]] = ()
+    value_strategies: ClassVar[Overrides] = {}
+
+    def pytest_generate_tests(self, metafunc: Any) -> None:
+        if "schema" in metafunc.fixturenames:
+            parsed = [KeySchema.coerce(s) for s in self.schemas]
+            if not parsed:
+                raise TypeError(f"{type(self).__name__}.schemas is empty: give the schemas "
+                                "the codec is to be checked with")
+            metafunc.parametrize("schema", parsed, ids=[str(s) for s in parsed])
+
+    def get_codec(self) -> Codec:
+        codec = type(self).codec
+        return codec if isinstance(codec, Codec) else codec()
+
+    def check(self, name: str, schema: KeySchema) -> None:
+        import pytest
+
+        codec = self.get_codec()
+        reason = applicable(name, codec, schema)
+        if reason is not None:
+            pytest.skip(reason)
+        run_property(name, codec, schema, self.value_strategies)
+
+    def test_schema_binds(self, schema: KeySchema) -> None:
+        self.get_codec().bind(schema)
+
+    def test_round_trip(self, schema: KeySchema) -> None:
+        self.check("round_trip", schema)
+
+    def test_order(self, schema: KeySchema) -> None:
+        self.check("order", schema)
+
+    def test_injective(self, schema: KeySchema) -> None:
+        self.check("injective", schema)
+
+    def test_prefix_free(self, schema: KeySchema) -> None:
+        self.check("prefix_free", schema)
+
+    def test_prefix_range(self, schema: KeySchema) -> None:
+        self.check("prefix_range", schema)
+
+    def test_null_placement(self, schema: KeySchema) -> None:
+        self.check("null_placement", schema)
+
+    def test_descending(self, schema: KeySchema) -> None:
+        self.check("descending", schema)
+
+    def test_decode_junk(self, schema: KeySchema) -> None:
+        self.check("decode_junk", schema)
+
+    def test_self_describing(self, schema: KeySchema) -> None:
+        self.check("self_describing", schema)
+
+    def test_declared_anomalies_occur(self) -> None:
+        checks.check_anomalies(self.get_codec())
+
+    def test_config_rebuilds(self) -> None:
+        codec = self.get_codec()
+        config = codec.config()
+        name = config.pop("name")
+        assert name == codec.name, f"config() names {name!r}, the codec is {codec.name!r}"
+        rebuilt = type(codec)(**config)
+        assert rebuilt.config() == codec.config()
+        assert rebuilt.capabilities == codec.capabilities

@@ -1,0 +1,294 @@
+"""Hypothesis strategies for field values, whole keys and batches, shaped by capabilities.
+
+Theory of operation: ordering bugs hide where keys are *almost* equal: one string a prefix of
+another, a ``00`` or ``ff`` byte inside a value, ints at a width's edge, -0.0 next to +0.0,
+equal leading fields that push the comparison into a later field. So every strategy mixes
+uniform values with a small alphabet of troublemakers, and :func:`batches` draws keys whose
+fields come from small shared pools, so that many keys tie on their first fields.
+
+What is generated follows the codec's :class:`~lexcodecs.codec.Capabilities`: no NULL where it
+has none, no NaN where it refuses NaN, no U+0000 in strings where it refuses it, ints inside
+``int_range``. A codec with narrower values than its capabilities can say (a fixed-length
+bytes field, say) passes its own strategy per field name or per type as an *override*.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import math
+import struct
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from hypothesis import strategies as st
+
+from ..codec import Capabilities
+from ..schema import Field, KeySchema
+from ..types import INT_TYPES, Float32
+
+__all__ = [
+    "Overrides",
+    "batches",
+    "junk_keys",
+    "keys",
+    "neighbour_pairs",
+    "prefixes",
+    "values_for",
+]
+
+#: per field name (checked first) or per field type: the strategy to use for its non-NULL values
+Overrides = Mapping[str, st.SearchStrategy[Any]]
+
+_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+#: instants and durations within signed 64-bit nanoseconds, in whole microseconds
+_US_MIN: Final = -(2**63) // 1000 + 1
+_US_MAX: Final = (2**63 - 1) // 1000
+_D = struct.Struct(">d")
+_Q = struct.Struct(">Q")
+
+_TRICKY_CHARS: Final = ["a", "b", " ", "\x00", "\x01", "\x7f", "\xff", "é", "\u0100", "\uffff",
+                        "\U0001f600", "\U0010ffff"]
+_TRICKY_BYTES: Final = [b"\x00", b"\x01", b"\xfe", b"\xff", b"a", b"\x00\xff", b"\x00\x01"]
+
+
+def _text(caps: Capabilities) -> st.SearchStrategy[str]:
+    # whole-string strategies (not one_of per character) let hypothesis draw a string in one
+    # step, which is many times faster to generate and to shrink
+    tricky = "".join(c for c in _TRICKY_CHARS if caps.text_nul or c != "\x00")
+    uniform = st.characters(blacklist_categories=["Cs"],  # type: ignore[arg-type]
+                            blacklist_characters="" if caps.text_nul else "\x00")
+    return st.one_of(st.text(tricky, max_size=6), st.text(uniform, max_size=8))
+
+
+def _bytes() -> st.SearchStrategy[bytes]:
+    tricky = st.lists(st.sampled_from(_TRICKY_BYTES), max_size=3).map(b"".join)
+    return st.one_of(tricky, st.binary(max_size=10))
+
+
+def _bits_to_float(bits: int) -> float:
+    return float(_D.unpack(_Q.pack(bits))[0])
+
+
+def _float64(caps: Capabilities) -> st.SearchStrategy[float]:
+    allow_nan = caps.float_policy.nan != "refuse"
+    edges = st.sampled_from([0.0, -0.0, math.inf, -math.inf, 5e-324, -5e-324,
+                             1.7976931348623157e308, -1.7976931348623157e308, 1.0, -1.0])
+    plain = st.floats(allow_nan=False)
+    parts: list[st.SearchStrategy[float]] = [edges, plain]
+    if allow_nan:
+        # every NaN bit pattern, both signs, quiet and signalling, with payloads
+        nan_bits = st.tuples(st.booleans(), st.integers(1, 2**52 - 1)).map(
+            lambda sp: (sp[0] << 63) | 0x7FF0000000000000 | sp[1])
+        parts.append(nan_bits.map(_bits_to_float))
+    return st.one_of(*parts)
+
+
+def _float32(caps: Capabilities) -> st.SearchStrategy[Float32]:
+    allow_nan = caps.float_policy.nan != "refuse"
+    bits = st.integers(0, 2**32 - 1)
+    if not allow_nan:
+        bits = bits.filter(lambda b: (b & 0x7F800000) != 0x7F800000 or not b & 0x007FFFFF)
+    edges = st.sampled_from([0.0, -0.0, math.inf, -math.inf, 1.0, -1.0, 1.401298464324817e-45])
+    return st.one_of(bits.map(Float32.from_bits), edges.map(Float32),
+                     st.floats(width=32, allow_nan=False).map(Float32))
+
+
+def _decimal() -> st.SearchStrategy[decimal.Decimal]:
+    digits = st.lists(st.integers(0, 9), min_size=1, max_size=20).map(tuple)
+    return st.builds(lambda s, d, e: decimal.Decimal((s, d, e)),
+                     st.integers(0, 1), digits, st.integers(-40, 40))
+
+
+def _int(caps: Capabilities) -> st.SearchStrategy[int]:
+    if caps.int_range is not None:
+        lo, hi = caps.int_range
+        return st.one_of(st.integers(lo, hi), st.sampled_from([lo, hi, 0, -1 if lo < 0 else 0]))
+    return st.one_of(st.integers(), st.integers(-(2**200), 2**200))
+
+
+def _typed_int(name: str) -> st.SearchStrategy[int]:
+    cls = INT_TYPES[name]
+    edges = sorted({cls.min, cls.max, 0, 1, min(max(-1, cls.min), cls.max), cls.min + 1,
+                    cls.max - 1})
+    return st.one_of(st.integers(cls.min, cls.max), st.sampled_from(edges))
+
+
+def _timestamp() -> st.SearchStrategy[_dt.datetime]:
+    return st.integers(_US_MIN, _US_MAX).map(
+        lambda us: _EPOCH + _dt.timedelta(microseconds=us))
+
+
+def _duration() -> st.SearchStrategy[_dt.timedelta]:
+    return st.integers(_US_MIN, _US_MAX).map(lambda us: _dt.timedelta(microseconds=us))
+
+
+def values_for(field: Field, caps: Capabilities, overrides: Overrides | None = None,
+               *, nullable: bool | None = None) -> st.SearchStrategy[Any]:
+    """Values of one field: its type's values, plus ``None`` when the codec has NULL.
+
+    >>> from lexcodecs import Capabilities, Field
+    >>> caps = Capabilities(field_types={"int8"}, decoding="schema", nulls="none")
+    >>> strategy = values_for(Field("x", "int8"), caps)
+    """
+    overrides = overrides or {}
+    base: st.SearchStrategy[Any]
+    if field.name in overrides:
+        base = overrides[field.name]
+    elif field.type in overrides:
+        base = overrides[field.type]
+    elif field.type in INT_TYPES:
+        base = _typed_int(field.type)
+    else:
+        t = field.type
+        table: dict[str, st.SearchStrategy[Any]] = {
+            "string": _text(caps) if t == "string" else st.nothing(),
+            "bytes": _bytes() if t == "bytes" else st.nothing(),
+            "bool": st.booleans(),
+            "int": _int(caps) if t == "int" else st.nothing(),
+            "float64": _float64(caps) if t == "float64" else st.nothing(),
+            "float32": _float32(caps) if t == "float32" else st.nothing(),
+            "decimal": _decimal() if t == "decimal" else st.nothing(),
+            "uuid": st.uuids(),
+            "timestamp": _timestamp(),
+            "duration": _duration(),
+        }
+        if t not in table:
+            raise ValueError(f"no strategy for field type {t!r}; pass one in overrides")
+        base = table[t]
+    if nullable is None:
+        nullable = caps.nulls != "none"
+    # one NULL in four: enough to test placement, not so many that values go unexercised
+    return st.one_of(st.none(), base, base, base) if nullable else base
+
+
+def keys(schema: KeySchema, caps: Capabilities,
+         overrides: Overrides | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
+    """Whole keys of *schema*: one value per field."""
+    return st.tuples(*(values_for(f, caps, overrides) for f in schema.fields))
+
+
+def prefixes(schema: KeySchema, caps: Capabilities,
+             overrides: Overrides | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
+    """Proper prefixes of keys of *schema*: the first 0 .. n-1 field values."""
+    return st.tuples(keys(schema, caps, overrides), st.integers(0, len(schema) - 1)).map(
+        lambda key_and_length: key_and_length[0][:key_and_length[1]])
+
+
+_POOL_PICK: Final = st.integers(0, 5)
+
+
+def batches(schema: KeySchema, caps: Capabilities, overrides: Overrides | None = None, *,
+            min_size: int = 2, max_size: int = 16) -> st.SearchStrategy[list[tuple[Any, ...]]]:
+    """Lists of keys that tie often on leading fields (values come from small pools).
+
+    Pair it with :func:`neighbour_pairs` to compare each key with its closest variants.
+    """
+    # strategies are built once here, not inside the draw: building them is what is slow
+    fields = [values_for(f, caps, overrides) for f in schema.fields]
+    pool_lists = [st.lists(s, min_size=1, max_size=3) for s in fields]
+    sizes = st.integers(min_size, max_size)
+
+    @st.composite
+    def draw_batch(draw: st.DrawFn) -> list[tuple[Any, ...]]:
+        pools = [draw(p) for p in pool_lists]
+        rows = []
+        for _ in range(draw(sizes)):
+            row = []
+            for pool, strategy in zip(pools, fields):
+                pick = draw(_POOL_PICK)
+                row.append(pool[pick] if pick < len(pool) else draw(strategy))
+            rows.append(tuple(row))
+        return rows
+
+    return draw_batch()
+
+
+def neighbour_pairs(batch: Sequence[tuple[Any, ...]], schema: KeySchema, caps: Capabilities,
+                    overrides: Overrides | None = None) -> list[tuple[tuple[Any, ...],
+                                                                     tuple[Any, ...]]]:
+    """Each key paired with copies of itself that differ in one field by one step.
+
+    A step is the value right next door: -x for a number (so -0.0 meets +0.0), x±1 for an
+    int, x + "\\x00" or x[:-1] for a string. Collisions and misorderings hide there, and
+    random keys almost never land that close. Deterministic, so shrinking stays cheap.
+    """
+    pairs = []
+    for values in batch:
+        for index, f in enumerate(schema.fields):
+            for near in _neighbours(values[index], f.type):
+                if _allowed(near, f, caps, overrides):
+                    pairs.append((values, values[:index] + (near,) + values[index + 1:]))
+    return pairs
+
+
+def _neighbours(value: Any, field_type: str) -> list[Any]:
+    """Values right next to *value*: where off-by-one and sign bugs live."""
+    if value is None or field_type in _NO_NEIGHBOURS:
+        return []
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, Float32):
+        return [Float32(-value)]
+    if isinstance(value, float):
+        return [-value, math.nextafter(value, math.inf), math.nextafter(value, -math.inf)]
+    if isinstance(value, int) and field_type in INT_TYPES:
+        cls = INT_TYPES[field_type]
+        return [v for v in (value - 1, value + 1, -value) if cls.min <= v <= cls.max]
+    if isinstance(value, int):
+        return [value - 1, value + 1, -value]
+    if isinstance(value, str):
+        return [value + "\x00", value + "a", value[:-1], value + "\U0010ffff"]
+    if isinstance(value, bytes):
+        return [value + b"\x00", value + b"\xff", value[:-1], value + b"\x00\xff"]
+    return []
+
+
+#: types whose neighbours the generic rules do not know
+_NO_NEIGHBOURS: Final = frozenset({"uuid", "timestamp", "duration", "decimal", "tuple"})
+
+
+def _allowed(value: Any, field: Field, caps: Capabilities, overrides: Overrides | None) -> bool:
+    if overrides and (field.name in overrides or field.type in overrides):
+        return False  # a custom strategy's values may be narrower than the type's
+    if isinstance(value, float) and value != value and caps.float_policy.nan == "refuse":
+        return False
+    if isinstance(value, str) and "\x00" in value and not caps.text_nul:
+        return False
+    if isinstance(value, int) and field.type == "int" and caps.int_range is not None:
+        return caps.int_range[0] <= value <= caps.int_range[1]
+    return True
+
+
+def junk_keys(schema: KeySchema, caps: Capabilities, encode: Any,
+              overrides: Overrides | None = None) -> st.SearchStrategy[bytes]:
+    """Bytes that are not (quite) keys: random bytes, or a valid key cut, spliced or flipped."""
+    kinds = st.sampled_from(["random", "truncate", "flip", "insert", "append", "delete"])
+    whole = keys(schema, caps, overrides)
+    junk = st.binary(max_size=40)
+    tail = st.binary(min_size=1, max_size=4)
+    byte_values = st.sampled_from([0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]) | st.integers(0, 255)
+
+    @st.composite
+    def draw_junk(draw: st.DrawFn) -> bytes:
+        kind = draw(kinds)
+        if kind == "random":
+            return draw(junk)
+        try:
+            key: bytes = encode(draw(whole))
+        except Exception:
+            return draw(junk)
+        pos = draw(st.integers(0, len(key)))
+        if kind == "truncate":
+            return key[:pos]
+        if kind == "append":
+            return key + draw(tail)
+        byte = draw(byte_values)
+        if kind in ("flip", "delete") and key:
+            pos = min(pos, len(key) - 1)
+            if kind == "delete":
+                return key[:pos] + key[pos + 1:]
+            return key[:pos] + bytes((key[pos] ^ (byte or 1),)) + key[pos + 1:]
+        return key[:pos] + bytes((byte,)) + key[pos:]
+
+    return draw_junk()
