@@ -284,9 +284,9 @@ class Option:
     check: Callable[[Any], str | None] | None = attrs.field(default=None, eq=False)
 
     def validate(self, codec: str, name: str, value: Any) -> None:
-        if self.choices is not None:
-            # compare by type too: True == 1 must not pass for a choice of 1
-            if not any(type(value) is type(c) and value == c for c in self.choices):
+        # compare by type too: True == 1 must not pass for a choice of 1
+        if self.choices is not None and not any(
+                type(value) is type(c) and value == c for c in self.choices):
                 raise OptionError("not an allowed value", codec=codec, option=name,
                                   value=value,
                                   expected="one of " + ", ".join(repr(c) for c in self.choices))
@@ -363,7 +363,7 @@ class BoundKey:
             raise EncodeError(f"the schema has {n} field(s), got {m} value(s)",
                               codec=self._name, value=values,
                               expected=f"{expected} values ({self.schema})")
-        return values
+        return values  # type: ignore[no-any-return]
 
     def encode(self, values: Sequence[Any]) -> bytes:
         values = self._check_arity(values)

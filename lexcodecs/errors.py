@@ -118,7 +118,7 @@ class LexCodecError(Exception):
         field_name: str | None = None,
         field_type: str | None = None,
     ) -> LexCodecError:
-        """Fill in the parts that are still unknown; return ``self`` for ``raise e.add_context()``."""
+        """Fill in the parts still unknown; returns ``self``, for ``raise e.add_context()``."""
         if self.codec is None:
             self.codec = codec
         if self.field is None and field is not None:

@@ -23,7 +23,7 @@ import difflib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final, Literal, Union, cast, overload
+from typing import Any, Final, Literal, cast, overload
 
 import attrs
 
@@ -49,7 +49,7 @@ FIELD_TYPES: Final[tuple[str, ...]] = (
 _RESERVED_KEYS: Final = frozenset({"name", "type", "order", "nulls", "options", "descending"})
 
 NullsPlacement = Literal["first", "last"]
-OptionValue = Union[str, int, bool]
+OptionValue = str | int | bool
 
 _NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 
@@ -226,6 +226,13 @@ def _option_text(value: OptionValue) -> str:
     return json.dumps(value)
 
 
+def _to_fields(fields: Any) -> tuple[Field, ...]:
+    if isinstance(fields, (str, bytes)) or not isinstance(fields, Iterable):
+        raise SchemaError("fields must be a sequence of Field", value=fields,
+                          expected="a tuple of Field")
+    return tuple(fields)
+
+
 def _check_fields(instance: KeySchema, attribute: attrs.Attribute[Any],
                   value: tuple[Field, ...]) -> None:
     if not value:
@@ -253,7 +260,7 @@ class KeySchema:
     True
     """
 
-    fields: tuple[Field, ...] = attrs.field(converter=tuple, validator=_check_fields)
+    fields: tuple[Field, ...] = attrs.field(converter=_to_fields, validator=_check_fields)
 
     @classmethod
     def of(cls, *fields: Field) -> KeySchema:

@@ -157,7 +157,7 @@ def _f32_bits(value: float) -> int:
     if value != value:
         # C casts quiet the NaN and keep the top 22 payload bits; do it by hand so the result
         # does not depend on the platform's conversion instruction
-        d = _U64.unpack(_F64.pack(value))[0]
+        d = int(_U64.unpack(_F64.pack(value))[0])
         return ((d >> 32) & 0x80000000) | 0x7FC00000 | ((d >> 29) & 0x003FFFFF)
     try:
         return int(_U32.unpack(_F32.pack(value))[0])

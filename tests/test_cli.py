@@ -266,7 +266,7 @@ def test_parse_option(text: str, expected: tuple[str, Any]) -> None:
 
 # -- VALUES ----------------------------------------------------------------------------------
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -40,7 +40,7 @@ from lexcodecs.types import (
     Versionstamp,
 )
 
-UTC = datetime.timezone.utc
+UTC = datetime.UTC
 
 
 def f64(bits: int) -> float:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from lexcodecs import (
     BaseCodec,
@@ -52,7 +52,7 @@ def _enc_int(v: Any) -> bytes:
         raise UnsupportedTypeError("not an int", value=v, expected="int")
     if not -(1 << 63) <= v < (1 << 63):
         raise EncodeError("out of range", value=v, expected="-2**63..2**63-1")
-    return ((v + (1 << 63))).to_bytes(8, "big")
+    return (v + (1 << 63)).to_bytes(8, "big")
 
 
 def _dec_int(body: bytes) -> int:
@@ -97,7 +97,7 @@ class ToyCodec(BaseCodec):
     )
 
     # fixed-width payloads: (width, encode, decode)
-    FIXED: dict[str, tuple[int, Encoder, Callable[[bytes], Any]]] = {
+    FIXED: ClassVar[dict[str, tuple[int, Encoder, Callable[[bytes], Any]]]] = {
         "int64": (8, _enc_int, _dec_int),
         "float64": (8, _enc_float, _dec_float),
         "bool": (1, _enc_bool, _dec_bool),
@@ -198,7 +198,7 @@ class NegativesFirstBroken(ToyCodec):
     the order check."""
 
     name = "toy-negatives"
-    FIXED = {**ToyCodec.FIXED, "int64": (8, _twos_complement, _from_twos_complement)}
+    FIXED: ClassVar = {**ToyCodec.FIXED, "int64": (8, _twos_complement, _from_twos_complement)}
 
 
 def _squash_zero(v: Any) -> bytes:
@@ -212,7 +212,7 @@ class CollidingBroken(ToyCodec):
     """
 
     name = "toy-colliding"
-    FIXED = {**ToyCodec.FIXED, "float64": (8, _squash_zero, _dec_float)}
+    FIXED: ClassVar = {**ToyCodec.FIXED, "float64": (8, _squash_zero, _dec_float)}
 
 
 class LossyBroken(ToyCodec):

@@ -39,10 +39,13 @@ __all__ = [
     "value_key",
 ]
 
-_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 _US: Final = _dt.timedelta(microseconds=1)
 _D = struct.Struct(">d")
 _Q = struct.Struct(">Q")
+
+#: the policy used when none is given: NaN refused, -0.0 < +0.0, exact comparisons
+DEFAULT_POLICY: Final = FloatPolicy()
 
 # ranks of number keys: NaN-below, -inf, finite, +inf, NaN-above
 _NAN_LOW, _NEG_INF, _FINITE, _POS_INF, _NAN_HIGH = range(5)
@@ -179,7 +182,7 @@ VALUE_KEYS: Final[Mapping[str, Callable[[Any, FloatPolicy], Any]]] = {
 }
 
 
-def value_key(value: Any, field_type: str, policy: FloatPolicy = FloatPolicy()) -> Any:
+def value_key(value: Any, field_type: str, policy: FloatPolicy = DEFAULT_POLICY) -> Any:
     """The comparable key of one non-NULL value of *field_type*.
 
     The LexKey end sentinel ``END`` is above every value of every type.
@@ -189,7 +192,7 @@ def value_key(value: Any, field_type: str, policy: FloatPolicy = FloatPolicy()) 
     return (1, VALUE_KEYS[field_type](value, policy))
 
 
-def field_key(value: Any, field: Field, policy: FloatPolicy = FloatPolicy()) -> tuple[Any, ...]:
+def field_key(value: Any, field: Field, policy: FloatPolicy = DEFAULT_POLICY) -> tuple[Any, ...]:
     """The comparable key of one field's value, NULL placement and direction included."""
     if value is None:
         return (0,) if field.effective_nulls == "first" else (2,)
@@ -198,7 +201,7 @@ def field_key(value: Any, field: Field, policy: FloatPolicy = FloatPolicy()) -> 
 
 
 def natural_key(values: Sequence[Any], schema: KeySchema,
-                policy: FloatPolicy = FloatPolicy()) -> tuple[Any, ...]:
+                policy: FloatPolicy = DEFAULT_POLICY) -> tuple[Any, ...]:
     """The comparable key of a whole key (or of a prefix of one).
 
     >>> s = KeySchema.parse("name:string, ts:int64 desc nulls first")
@@ -212,6 +215,6 @@ def natural_key(values: Sequence[Any], schema: KeySchema,
 
 
 def model_equal(a: Sequence[Any], b: Sequence[Any], schema: KeySchema,
-                policy: FloatPolicy = FloatPolicy()) -> bool:
+                policy: FloatPolicy = DEFAULT_POLICY) -> bool:
     """True when two keys are the same point of the natural order."""
     return len(a) == len(b) and natural_key(a, schema, policy) == natural_key(b, schema, policy)

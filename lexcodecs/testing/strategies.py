@@ -40,7 +40,7 @@ __all__ = [
 #: per field name (checked first) or per field type: the strategy to use for its non-NULL values
 Overrides = Mapping[str, st.SearchStrategy[Any]]
 
-_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_EPOCH: Final = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
 #: instants and durations within signed 64-bit nanoseconds, in whole microseconds
 _US_MIN: Final = -(2**63) // 1000 + 1
 _US_MAX: Final = (2**63 - 1) // 1000
@@ -56,7 +56,7 @@ def _text(caps: Capabilities) -> st.SearchStrategy[str]:
     # whole-string strategies (not one_of per character) let hypothesis draw a string in one
     # step, which is many times faster to generate and to shrink
     tricky = "".join(c for c in _TRICKY_CHARS if caps.text_nul or c != "\x00")
-    uniform = st.characters(blacklist_categories=["Cs"],  # type: ignore[arg-type]
+    uniform = st.characters(blacklist_categories=["Cs"],
                             blacklist_characters="" if caps.text_nul else "\x00")
     return st.one_of(st.text(tricky, max_size=6), st.text(uniform, max_size=8))
 
@@ -218,7 +218,7 @@ def neighbour_pairs(batch: Sequence[tuple[Any, ...]], schema: KeySchema, caps: C
         for index, f in enumerate(schema.fields):
             for near in _neighbours(values[index], f.type):
                 if _allowed(near, f, caps, overrides):
-                    pairs.append((values, values[:index] + (near,) + values[index + 1:]))
+                    pairs.append((values, (*values[:index], near, *values[index + 1:])))
     return pairs
 
 

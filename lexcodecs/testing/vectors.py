@@ -100,7 +100,7 @@ __all__ = [
 ENV_VAR: Final = "LEXCODECS_VECTORS"
 
 #: The Unix epoch as an aware UTC datetime; ``ts_ns`` values are offsets from it.
-EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 
 _HEX_RE: Final = re.compile(r"(?:[0-9a-fA-F]{2})*\Z")
 _INT_RE: Final = re.compile(r"-?[0-9]+\Z")
