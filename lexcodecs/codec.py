@@ -283,18 +283,19 @@ class Option:
     choices: tuple[Any, ...] | None = None
     check: Callable[[Any], str | None] | None = attrs.field(default=None, eq=False)
 
-    def validate(self, codec: str, name: str, value: Any) -> None:
+    def problem(self, value: Any) -> str | None:
+        """``None`` for a good value, else what was expected."""
         # compare by type too: True == 1 must not pass for a choice of 1
         if self.choices is not None and not any(
                 type(value) is type(c) and value == c for c in self.choices):
-                raise OptionError("not an allowed value", codec=codec, option=name,
-                                  value=value,
-                                  expected="one of " + ", ".join(repr(c) for c in self.choices))
-        if self.check is not None:
-            problem = self.check(value)
-            if problem is not None:
-                raise OptionError("bad value", codec=codec, option=name, value=value,
-                                  expected=problem)
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        return self.check(value) if self.check is not None else None
+
+    def validate(self, codec: str, name: str, value: Any) -> None:
+        expected = self.problem(value)
+        if expected is not None:
+            raise OptionError("bad value" if self.choices is None else "not an allowed value",
+                              codec=codec, option=name, value=value, expected=expected)
 
 
 @attrs.frozen
@@ -362,11 +363,14 @@ class BoundKey:
             expected = f"at most {n}" if prefix else f"{n}"
             raise EncodeError(f"the schema has {n} field(s), got {m} value(s)",
                               codec=self._name, value=values,
-                              expected=f"{expected} values ({self.schema})")
+                              expected=f"{expected} value(s) ({self.schema})")
         return values  # type: ignore[no-any-return]
 
     def encode(self, values: Sequence[Any]) -> bytes:
-        values = self._check_arity(values)
+        # the common case checked inline; anything unusual goes the long way for its message
+        if (type(values) is not tuple and type(values) is not list) or \
+                len(values) != len(self._encoders):
+            values = self._check_arity(values)
         try:
             return b"".join([enc(v) for enc, v in zip(self._encoders, values)])
         except LexCodecError as exc:
@@ -422,7 +426,9 @@ class BaseCodec:
     name: ClassVar[str] = ""
     CAPABILITIES: ClassVar[Capabilities]
     OPTIONS: ClassVar[Mapping[str, Option]] = {}
-    #: bound schemas kept per codec instance; the least recently bound is dropped first
+    #: the ``key=value`` options a schema field may carry; any other is refused at bind
+    FIELD_OPTIONS: ClassVar[Mapping[str, Option]] = {}
+    #: bound schemas kept per codec instance; when full, the one bound first is dropped
     BIND_CACHE_SIZE: ClassVar[int] = 256
     bound_class: ClassVar[type[BoundKey]] = BoundKey
 
@@ -438,7 +444,7 @@ class BaseCodec:
             self.OPTIONS[key].validate(self.name, key, value)
         self.options: dict[str, Any] = {k: o.default for k, o in self.OPTIONS.items()}
         self.options.update(options)
-        self._bound: dict[KeySchema, BoundKey] = {}
+        self._bound: dict[KeySchema | str, BoundKey] = {}
 
     # -- public API ------------------------------------------------------------------------
 
@@ -485,19 +491,31 @@ class BaseCodec:
         return self.bind(schema).prefix_range(values)
 
     def bind(self, schema: SchemaLike) -> BoundKey:
-        """Check *schema* against the codec and compile it; cached per schema."""
-        if not isinstance(schema, KeySchema):
-            schema = KeySchema.coerce(schema)
-        bound = self._bound.get(schema)
+        """Check *schema* against the codec and compile it; cached per schema (and per text,
+        so ``encode(values, "a:int64")`` parses the text once)."""
+        cache = self._bound
+        hashable = isinstance(schema, (KeySchema, str))
+        bound = cache.get(schema) if hashable else None
         if bound is None:
-            for i, f in enumerate(schema.fields):
-                self.check_field(i, f, schema)
-            plans = [self.plan_field(i, f, schema) for i, f in enumerate(schema.fields)]
-            bound = self.make_bound(schema, plans)
-            if len(self._bound) >= self.BIND_CACHE_SIZE:
-                del self._bound[next(iter(self._bound))]
-            self._bound[schema] = bound
+            parsed = schema if isinstance(schema, KeySchema) else KeySchema.coerce(schema)
+            bound = cache.get(parsed)
+            if bound is None:
+                for i, f in enumerate(parsed.fields):
+                    self.check_field(i, f, parsed)
+                plans = [self.plan_field(i, f, parsed) for i, f in enumerate(parsed.fields)]
+                bound = self.make_bound(parsed, plans)
+            self._remember(parsed, bound)
+            if isinstance(schema, str):
+                self._remember(schema, bound)
         return bound
+
+    def _remember(self, key: KeySchema | str, bound: BoundKey) -> None:
+        cache = self._bound
+        while len(cache) >= self.BIND_CACHE_SIZE:
+            # drop the entry added first; pop() with a default stays safe if another thread
+            # got there before us (at worst a schema is bound twice)
+            cache.pop(next(iter(cache), key), None)
+        cache[key] = bound
 
     # -- hooks for subclasses --------------------------------------------------------------
 
@@ -527,6 +545,18 @@ class BaseCodec:
         if field.descending and not caps.descending:
             raise self.refuse(index, field, "descending fields are not supported",
                               "an ascending field")
+        for key, value in field.options.items():
+            option = self.FIELD_OPTIONS.get(key)
+            if option is None:
+                close = difflib.get_close_matches(key, list(self.FIELD_OPTIONS), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise self.refuse(index, field, f"unknown field option {key!r}{hint}",
+                                  "one of " + ", ".join(self.FIELD_OPTIONS)
+                                  if self.FIELD_OPTIONS else "no field options")
+            expected = option.problem(value)
+            if expected is not None:
+                raise self.refuse(index, field, f"field option {key}={value!r} is not allowed",
+                                  expected)
         placement = field.effective_nulls
         ok = {
             "both": True,

@@ -43,7 +43,9 @@ __all__ = [
 ENTRY_POINT_GROUP: Final = "lexcodecs.codecs"
 
 #: Built-in codecs: name -> "module:attribute", imported on first use.
-BUILTIN_CODECS: Final[Mapping[str, str]] = {}
+BUILTIN_CODECS: Final[Mapping[str, str]] = {
+    "fdb-tuple": "lexcodecs.codecs.fdb_tuple:FdbTupleCodec",
+}
 
 CodecFactory = Callable[..., Codec]
 F = TypeVar("F", bound=CodecFactory)
@@ -139,10 +141,16 @@ class Registry:
         Usable as ``register(Cls)``, ``@register`` or ``@register(name=..., replace=True)``.
         """
         def decorate(f: F) -> F:
-            key = name if name is not None else getattr(f, "name", None)
+            own = getattr(f, "name", None)
+            key = name if name is not None else own
             if not isinstance(key, str) or not key:
                 raise RegistryError(f"{_qualname(f)} has no codec name; give name= or set a "
                                     "class attribute 'name'")
+            if isinstance(own, str) and own and own != key:
+                # config() names the codec by its own name: under another name,
+                # get_codec(**codec.config()) would build something else
+                raise RegistryError(f"{_qualname(f)} calls itself {own!r}, not {key!r}; "
+                                    "register it under its own name")
             with self._lock:
                 taken = self._taken_by(key)
                 if taken is not None and not replace:
@@ -197,7 +205,11 @@ class Registry:
         """Build the codec *name* with *options*: ``get("lexkey", nan="go")``."""
         if not isinstance(name, str):
             raise UnknownCodecError(repr(name), available=self.names())
-        return self.factory(name)(**options)
+        codec = self.factory(name)(**options)
+        if getattr(codec, "name", name) != name:
+            raise RegistryError(f"the codec registered as {name!r} calls itself "
+                                f"{codec.name!r}; its config() would not rebuild it")
+        return codec
 
     def names(self) -> tuple[str, ...]:
         """Every available name, sorted, without importing any codec."""

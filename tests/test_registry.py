@@ -84,18 +84,31 @@ def test_register_as_bare_decorator(registry: Registry) -> None:
 def test_register_decorator_with_name(registry: Registry) -> None:
     @registry.register(name="renamed")
     class Named(ToyCodec):
-        name = "ignored-here"
+        name = "renamed"
 
     assert registry.names() == ("renamed",)
     assert isinstance(registry.get("renamed"), Named)
+
+
+def test_register_under_another_name_is_refused(registry: Registry) -> None:
+    # config() names a codec by its own name; an alias would rebuild something else
+    with pytest.raises(RegistryError, match="calls itself 'toy', not 'alias'"):
+        registry.register(ToyCodec, name="alias")
+    assert registry.names() == ()
+
+
+def test_factory_building_a_codec_of_another_name_is_refused(registry: Registry) -> None:
+    registry.register(lambda **options: ToyCodec(**options), name="sneaky")
+    with pytest.raises(RegistryError, match="calls itself 'toy'"):
+        registry.get("sneaky")
 
 
 def test_register_function_factory(registry: Registry) -> None:
     def make(**options: Any) -> KnobCodec:
         return KnobCodec(**options)
 
-    registry.register(make, name="made")
-    assert registry.get("made", level=3) == KnobCodec(level=3)
+    registry.register(make, name="knob")
+    assert registry.get("knob", level=3) == KnobCodec(level=3)
     with pytest.raises(RegistryError, match="has no codec name"):
         registry.register(make)
     with pytest.raises(RegistryError, match="has no codec name"):
@@ -130,8 +143,8 @@ def test_replace(registry: Registry) -> None:
     assert registry.names() == ("toy",)
     assert registry.register(ToyCodec, replace=True) is ToyCodec
     assert registry.factory("toy") is ToyCodec
-    registry.register(KnobCodec, name="new", replace=True)  # replace=True with nothing to replace
-    assert registry.names() == ("new", "toy")
+    registry.register(KnobCodec, replace=True)  # replace=True with nothing to replace
+    assert registry.names() == (KnobCodec.name, "toy")
 
 
 def test_unregister(registry: Registry) -> None:
@@ -171,7 +184,7 @@ def test_get_with_options(registry: Registry) -> None:
 def test_names_sorted(registry: Registry) -> None:
     assert registry.names() == ()
     for name in ("zeta", "alpha", "mid"):
-        registry.register(ToyCodec, name=name)
+        registry.register(type(name, (ToyCodec,), {"name": name}))
     assert registry.names() == ("alpha", "mid", "zeta")
 
 
@@ -235,11 +248,12 @@ def test_builtin_name_is_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     _write_lazy_module(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     registry = Registry(builtins={"lazy": f"{LAZY_MODULE}:LazyCodec"}, entry_points=False)
+    shadow = type("Shadow", (ToyCodec,), {"name": "lazy"})
     with pytest.raises(RegistryError, match=r"already registered \(builtin: "):
-        registry.register(ToyCodec, name="lazy")
+        registry.register(shadow)
     assert LAZY_MODULE not in sys.modules
-    registry.register(ToyCodec, name="lazy", replace=True)
-    assert isinstance(registry.get("lazy"), ToyCodec)
+    registry.register(shadow, replace=True)
+    assert isinstance(registry.get("lazy"), shadow)
     assert LAZY_MODULE not in sys.modules
     registry.unregister("lazy")
     assert registry.names() == ()
@@ -365,7 +379,7 @@ def test_entry_point_unregister(plugin_path: Path) -> None:
 
 def test_builtin_wins_over_entry_point(plugin_path: Path) -> None:
     registry = Registry(builtins={"toy-plugin": "toys:ToyCodec"})
-    assert type(registry.get("toy-plugin")) is ToyCodec
+    assert registry.factory("toy-plugin") is ToyCodec
     assert PLUGIN_MODULE not in sys.modules
 
 
@@ -385,8 +399,9 @@ def test_entry_point_conflict(plugin_path: Path) -> None:
     assert PLUGIN_MODULE not in sys.modules
     assert PLUGIN_MODULE_2 not in sys.modules
     # choosing one in code settles it
-    registry.register(ToyCodec, name="toy-plugin", replace=True)
-    assert type(registry.get("toy-plugin")) is ToyCodec
+    chosen = type("Chosen", (ToyCodec,), {"name": "toy-plugin"})
+    registry.register(chosen, replace=True)
+    assert type(registry.get("toy-plugin")) is chosen
 
 
 def test_same_target_twice_is_no_conflict(plugin_path: Path) -> None:

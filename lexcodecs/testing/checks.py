@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..codec import Anomaly, Codec
-from ..errors import DecodeError, LexCodecError, NotDecodableError
-from ..schema import KeySchema
+from ..errors import DecodeError, LexCodecError, NotDecodableError, SchemaError
+from ..schema import FIELD_TYPES, Field, KeySchema
 from .model import ModelError, model_equal, natural_key
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "check_order",
     "check_prefix_free",
     "check_prefix_range",
+    "check_refusals",
     "check_round_trip",
     "check_self_describing",
 ]
@@ -317,6 +318,78 @@ def check_self_describing(codec: Codec, schema: KeySchema, values: Sequence[Any]
                                f"{len(back)} values: {back!r}")
 
 
+def _probes(codec: Codec, field: Field) -> list[tuple[Field, str]]:
+    """Variants of *field* the capabilities say the codec cannot express, and why."""
+    caps = codec.capabilities
+    out = [(Field(field.name, t), f"type {t!r} is not among its field types")
+           for t in FIELD_TYPES if t not in caps.field_types]
+    t = field.type
+    if not caps.descending:
+        out.append((Field(field.name, t, descending=True), "it has no descending fields"))
+    nulls_refused = {
+        "both": [],
+        "first": [(False, "last"), (True, "last")],
+        "last": [(False, "first"), (True, "first")],
+        "fixed": [(False, "last"), (True, "first")],
+        "none": [(False, "first"), (False, "last")],
+    }[caps.nulls]
+    for desc, placement in nulls_refused:
+        if desc and not caps.descending:
+            continue
+        out.append((Field(field.name, t, descending=desc, nulls=placement),  # type: ignore[arg-type]
+                    f"its NULL placement is {caps.nulls!r}"))
+    return out
+
+
+def check_refusals(codec: Codec, schema: KeySchema) -> None:
+    """What the capabilities say the codec cannot do, it refuses with a lexcodecs error.
+
+    Each probe is *schema* with its first field changed into something the codec declares
+    it cannot express (another type, descending, a NULL placement); binding it must raise
+    SchemaError. A codec that does not decode, or decodes only with a schema, must say so
+    with NotDecodableError; one that does not encode schemaless must refuse to.
+    """
+    caps = codec.capabilities
+    for probe, why in _probes(codec, schema.fields[0]):
+        changed = KeySchema((probe, *schema.fields[1:]))
+        try:
+            codec.bind(changed)
+        except SchemaError:
+            continue
+        except Exception as exc:
+            raise ConformanceError("refusals", codec, changed,
+                                   f"binding raised {type(exc).__name__}: {exc}; a schema the "
+                                   "codec cannot express must raise SchemaError") from exc
+        raise ConformanceError("refusals", codec, changed,
+                               f"the codec declares {why}, but it bound this schema")
+    probes: list[tuple[str, Any]] = []
+    if caps.decoding == "none":
+        probes.append(("decode(key, schema)", lambda: codec.decode(b"", schema)))
+    if caps.decoding != "self-describing":
+        probes.append(("decode(key) without a schema", lambda: codec.decode(b"")))
+    for what, call in probes:
+        try:
+            call()
+        except NotDecodableError:
+            continue
+        except Exception as exc:
+            raise ConformanceError("refusals", codec, schema,
+                                   f"{what} raised {type(exc).__name__}: {exc}; expected "
+                                   "NotDecodableError") from exc
+        raise ConformanceError("refusals", codec, schema,
+                               f"{what} succeeded, but the codec declares decoding="
+                               f"{caps.decoding!r}")
+    if not caps.schemaless:
+        try:
+            codec.encode(())
+        except LexCodecError:
+            pass
+        else:
+            raise ConformanceError("refusals", codec, schema,
+                                   "encode() without a schema succeeded, but the codec does "
+                                   "not declare schemaless encoding")
+
+
 def _witness_schema(anomaly: Anomaly) -> KeySchema | None:
     return None if anomaly.schema is None else KeySchema.parse(anomaly.schema)
 
@@ -358,6 +431,9 @@ def check_anomaly(codec: Codec, anomaly: Anomaly) -> None:
             raise fail(f"does not happen: {a!r} -> {_hex(ka)}, {b!r} -> {_hex(kb)}")
     elif anomaly.kind == "prefix-leak":
         prefix, values = w
+        if schema is not None and model_equal(values[:len(prefix)], prefix, schema,
+                                              _policy(codec)):
+            raise fail(f"witness {values!r} extends the prefix {prefix!r}: not a leak")
         start, stop = codec.prefix_range(prefix, schema)
         key = enc(values)
         if not (start <= key and (stop is None or key < stop)):

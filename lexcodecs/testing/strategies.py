@@ -238,7 +238,7 @@ def _neighbours(value: Any, field_type: str) -> list[Any]:
     if isinstance(value, int):
         return [value - 1, value + 1, -value]
     if isinstance(value, str):
-        return [value + "\x00", value + "a", value[:-1], value + "\U0010ffff"]
+        return [value + "\x00", value + "a", value + " ", value[:-1], value + "\U0010ffff"]
     if isinstance(value, bytes):
         return [value + b"\x00", value + b"\xff", value[:-1], value + b"\x00\xff"]
     return []
