@@ -756,6 +756,11 @@ def test_error_offsets_count_the_prefix() -> None:
     exc = expect_lex_error(lambda: CODEC.decode(b"pp\x15\x01\x05\x15\x01\x05\x33\x00",
                                                 prefix=b"pp"), (DecodeError,))
     assert exc.offset == 8  # the innermost element that could not be read
+    for data, offset in ((b"\x05\x02\xff\x00\x00", 1), (b"\x05\x05\x1c\x01", 2),
+                         (b"\x05\x15\x01\x05\x00\xff\x30\x00", 6), (b"\x14\x05\x00\xff\xff", 4)):
+        exc = expect_lex_error(lambda d=data: CODEC.decode(b"pfx" + d, prefix=b"pfx"),
+                               (DecodeError,))
+        assert exc.offset == 3 + offset, (data.hex(), str(exc))
 
 
 @pytest.mark.parametrize("prefix", [bytearray(b"p\x00"), memoryview(b"p\x00")],

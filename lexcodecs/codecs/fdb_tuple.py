@@ -24,6 +24,7 @@ import struct
 import sys
 import uuid
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar, Final, cast
 
 from .._bytes import order_bits, unorder_bits
@@ -429,64 +430,6 @@ _FLIP_POSITIVE = 0x8000000000000000
 _FLIP_NEGATIVE = 0xFFFFFFFFFFFFFFFF
 
 
-def _decode_run(data: bytes, pos: int) -> list[Any]:
-    """Every top-level element from *pos* to the end.
-
-    The common codes are read inline, in order of how often keys hold them: a function call
-    per element costs as much as reading the element, and it is what made a table-driven
-    loop no faster than ``fdb.tuple.unpack``. Rare codes go through :data:`_DECODE`.
-    """
-    out: list[Any] = []
-    append = out.append
-    n = len(data)
-    find = data.find
-    while pos < n:
-        code = data[pos]
-        if code in (STRING, BYTES):
-            end = find(b"\x00", pos + 1)
-            if end < 0 or (end + 1 < n and data[end + 1] == 0xFF):
-                value, pos = _DECODE[code](data, pos)  # escapes or no terminator
-                append(value)
-                continue
-            if code == BYTES:
-                append(data[pos + 1:end])
-            else:
-                try:
-                    append(data[pos + 1:end].decode("utf-8"))
-                except UnicodeDecodeError:
-                    _read_str(data, pos)  # raises with the offset and the bad bytes
-            pos = end + 1
-        elif INT_ZERO < code < POS_BIG:
-            end = pos + code - 19
-            if end > n:
-                raise _truncated(data, pos, "integer", code - INT_ZERO)
-            append(int.from_bytes(data[pos + 1:end], "big"))
-            pos = end
-        elif code == DOUBLE:
-            if pos + 9 > n:
-                raise _truncated(data, pos, "binary64", 8)
-            bits = _UNPACK_Q(data, pos + 1)[0]
-            bits ^= _FLIP_POSITIVE if bits >> 63 else _FLIP_NEGATIVE
-            append(_UNPACK_D(_PACK_Q(bits))[0])
-            pos += 9
-        elif code == NULL:
-            append(None)
-            pos += 1
-        elif code == TRUE:
-            append(True)
-            pos += 1
-        elif code == FALSE:
-            append(False)
-            pos += 1
-        elif code == INT_ZERO:
-            append(0)
-            pos += 1
-        else:
-            value, pos = _DECODE[code](data, pos)
-            append(value)
-    return out
-
-
 def _as_bytes(data: Any, what: str = "key") -> bytes:
     if type(data) is bytes:
         return data
@@ -697,44 +640,45 @@ class FdbTupleCodec(BaseCodec):
         java = self.options["max_u64_form"] == "java"
         self._int_encoder: Callable[[int], bytes] = _int_java if java else _int
         self._table, self._nested = _TABLES[self.options["max_u64_form"]]
+        # per-instance plain functions: no bound-method object per call, and the common case
+        # read inline (see _fast_paths)
+        self.encode, self.decode = _fast_paths(self)  # type: ignore[method-assign]
 
     # -- schemaless API (the codec's own) ---------------------------------------------------
 
     def encode(self, values: Sequence[Any], schema: SchemaLike | None = None,
                prefix: bytes = b"") -> bytes:
-        """``prefix ‖ enc(values)``, as ``fdb.tuple.pack(values, prefix=prefix)``."""
+        """``prefix ‖ enc(values)``, as ``fdb.tuple.pack(values, prefix=prefix)``.
+
+        (Each instance answers through :func:`_fast_paths`, which handles the common case
+        and hands everything else to this method.)
+        """
         if schema is not None:
             # the compiled encode takes prefix= (mypy sees BoundKey's signature)
             return self.bind(schema).encode(values, prefix)  # type: ignore[call-arg]
-        if type(values) is not tuple and type(values) is not list:
-            values = self._values(values)
-        table = self._table
+        values = self._values(values)
         try:
-            # one element skips the list comprehension, whose set-up costs as much as the
-            # element itself
-            if len(values) == 1:
-                v = values[0]
-                key = table[type(v)](v)
-            else:
-                key = b"".join([table[type(v)](v) for v in values])
+            key = b"".join([self._table[type(v)](v) for v in values])
         except Exception:  # a subclass, a foreign object or an error: the careful path
             key = _encode_careful(values, self._int_encoder)
-        if prefix:
-            return (prefix if type(prefix) is bytes else _as_bytes(prefix, "prefix")) + key
-        return key
+        return _as_bytes(prefix, "prefix") + key if prefix else key
 
     def encode_schemaless(self, values: Sequence[Any]) -> bytes:
         return self.encode(values)
 
     def decode(self, key: bytes, schema: SchemaLike | None = None, prefix: bytes = b""
                ) -> tuple[Any, ...]:
-        """The values of *key* (after *prefix*, which must be there)."""
+        """The values of *key* (after *prefix*, which must be there).
+
+        (Each instance answers through :func:`_fast_paths`; this is the reference reading,
+        and the one that explains every error.)
+        """
         if schema is not None:
             return self.bind(schema).decode(key, prefix)  # type: ignore[call-arg]
-        data = key if type(key) is bytes else _as_bytes(key)
-        pos = _check_prefix(data, prefix) if prefix else 0
+        data = _as_bytes(key)
+        start = _check_prefix(data, prefix) if prefix else 0
         try:
-            return tuple(_decode_run(data, pos))
+            return tuple(_decode_elements(data, start)[0])
         except DecodeError as exc:
             raise exc.add_context(codec=NAME) from None
 
@@ -851,6 +795,98 @@ def _write_with_stamp(values: Sequence[Any], parts: list[bytes], nested: bool,
             except LexCodecError as exc:
                 raise exc.add_context(codec=NAME) from None
     return found
+
+
+_from_bytes = int.from_bytes
+
+
+def _fast_paths(codec: FdbTupleCodec) -> tuple[Callable[..., bytes],
+                                               Callable[..., tuple[Any, ...]]]:
+    """The instance's ``encode`` and ``decode``: the common case inline, the rest careful.
+
+    On this interpreter a Python call or a global lookup costs as much as reading an
+    element, so the fast paths are closures over locals, with the usual type codes tested
+    as literals. Anything they do not expect -- a prefix, a subclass, an escaped NUL, a rare
+    type code, any error -- goes to the class's methods, which accept exactly the same keys
+    and say what is wrong.
+    """
+    table = codec._table
+    careful_encode = partial(FdbTupleCodec.encode, codec)
+    careful_decode = partial(FdbTupleCodec.decode, codec)
+    decoders = _DECODE
+
+    def encode(values: Sequence[Any], schema: SchemaLike | None = None,
+               prefix: bytes = b"") -> bytes:
+        if schema is None and not prefix and type(values) is tuple:
+            try:
+                # one element skips the list comprehension, whose set-up costs as much as
+                # the element itself
+                if len(values) == 1:
+                    v = values[0]
+                    return table[type(v)](v)
+                return b"".join([table[type(v)](v) for v in values])
+            except Exception:
+                pass
+        return careful_encode(values, schema, prefix)
+
+    def decode(key: bytes, schema: SchemaLike | None = None, prefix: bytes = b""
+               ) -> tuple[Any, ...]:
+        if schema is not None or prefix or type(key) is not bytes:
+            return careful_decode(key, schema, prefix)
+        out: list[Any] = []
+        n = len(key)
+        pos = 0
+        try:
+            while pos < n:
+                code = key[pos]
+                if code == 0x02:
+                    end = key.find(b"\x00", pos + 1)
+                    if end < 0 or key[end + 1:end + 2] == b"\xff":
+                        value, pos = decoders[code](key, pos)
+                        out.append(value)
+                        continue
+                    out.append(key[pos + 1:end].decode("utf-8"))
+                    pos = end + 1
+                elif 0x14 < code < 0x1D:
+                    end = pos + code - 19
+                    if end > n:
+                        break
+                    out.append(_from_bytes(key[pos + 1:end], "big"))
+                    pos = end
+                elif code == 0x01:
+                    end = key.find(b"\x00", pos + 1)
+                    if end < 0 or key[end + 1:end + 2] == b"\xff":
+                        value, pos = decoders[code](key, pos)
+                        out.append(value)
+                        continue
+                    out.append(key[pos + 1:end])
+                    pos = end + 1
+                elif code == 0x21 and pos + 9 <= n:
+                    bits = _UNPACK_Q(key, pos + 1)[0]
+                    bits ^= 0x8000000000000000 if bits >> 63 else 0xFFFFFFFFFFFFFFFF
+                    out.append(_UNPACK_D(_PACK_Q(bits))[0])
+                    pos += 9
+                elif code == 0x00:
+                    out.append(None)
+                    pos += 1
+                elif code == 0x27:
+                    out.append(True)
+                    pos += 1
+                elif code == 0x26:
+                    out.append(False)
+                    pos += 1
+                else:
+                    value, pos = decoders[code](key, pos)
+                    out.append(value)
+            else:
+                return tuple(out)
+        except Exception:
+            pass
+        return careful_decode(key)  # raises the error, with its offset
+
+    encode.__doc__ = FdbTupleCodec.encode.__doc__
+    decode.__doc__ = FdbTupleCodec.decode.__doc__
+    return encode, decode
 
 
 _DEFAULT: Final = FdbTupleCodec()
