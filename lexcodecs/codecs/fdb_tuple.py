@@ -139,6 +139,8 @@ def _tables(int_encoder: Callable[[int], bytes]) -> tuple[Encoders, Callable[[An
     def nested(v: Sequence[Any]) -> bytes:
         try:
             return b"\x05" + b"".join([inner[type(x)](x) for x in v]) + b"\x00"
+        except RecursionError:
+            raise  # retrying each level would take time quadratic in the depth
         except Exception:
             return b"\x05" + b"".join([_encode_slow(x, True, int_encoder) for x in v]) + \
                 b"\x00"
