@@ -20,6 +20,7 @@ Type codes (spec §2)::
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
 import uuid
@@ -337,7 +338,7 @@ def _read_uuid(data: bytes, pos: int) -> tuple[Any, int]:
     end = pos + 17
     if end > len(data):
         raise _truncated(data, pos, "UUID", 16)
-    return uuid.UUID(bytes=data[pos + 1:end]), end
+    return _make_uuid(data[pos + 1:end]), end
 
 
 def _read_versionstamp(data: bytes, pos: int) -> tuple[Any, int]:
@@ -536,6 +537,15 @@ _FIELD_CODECS: Final[dict[str, tuple[Callable[[Any], Any], frozenset[int]]]] = {
 }
 
 
+#: field type -> the letter lexcodecs/_speedups.c knows it by
+_C_KINDS: Final = {
+    "string": ord("s"), "bytes": ord("y"), "bool": ord("?"), "float64": ord("f"),
+    "float32": ord("F"), "uuid": ord("u"), "tuple": ord("t"), "int": ord("n"),
+    "int8": ord("a"), "int16": ord("b"), "int32": ord("c"), "int64": ord("d"),
+    "uint8": ord("A"), "uint16": ord("B"), "uint32": ord("C"), "uint64": ord("D"),
+}
+
+
 class _BoundTuple(BoundKey):
     """A schema bound to the tuple layer.
 
@@ -557,8 +567,15 @@ class _BoundTuple(BoundKey):
                         if f.type in INT_TYPES else None for f in schema.fields]
         # instance attributes (slots) shadow the methods: a call reaches the compiled code
         # with no frame in between
-        self.encode, self.decode = _compile(  # type: ignore[method-assign]
-            schema, codec.options["max_u64_form"], self.careful_encode, self.careful_decode)
+        encode, decode = _compile(schema, codec.options["max_u64_form"],
+                                  self.careful_encode, self.careful_decode)
+        if SPEEDUPS is not None:
+            # C first, for the whole key; it hands anything unusual to the compiled Python
+            kinds = bytes(_C_KINDS[f.type] for f in schema.fields)
+            encode = partial(SPEEDUPS.bound_encode, kinds, encode,
+                             codec.options["max_u64_form"] == "java")
+            decode = partial(SPEEDUPS.bound_decode, kinds, decode)
+        self.encode, self.decode = encode, decode  # type: ignore[method-assign]
 
     def careful_encode(self, values: Sequence[Any], prefix: bytes = b"") -> bytes:
         key = BoundKey.encode(self, values)
@@ -802,8 +819,34 @@ def _write_with_stamp(values: Sequence[Any], parts: list[bytes], nested: bool,
 _from_bytes = int.from_bytes
 
 
-def _fast_paths(codec: FdbTupleCodec) -> tuple[Callable[..., bytes],
-                                               Callable[..., tuple[Any, ...]]]:
+def _make_uuid(raw: bytes) -> uuid.UUID:
+    """A UUID from 16 bytes without ``UUID.__init__``'s argument parsing (a third of the
+    cost of decoding a UUID element)."""
+    u = object.__new__(uuid.UUID)
+    object.__setattr__(u, "int", int.from_bytes(raw, "big"))
+    object.__setattr__(u, "is_safe", uuid.SafeUUID.unknown)
+    return u
+
+
+def _load_speedups() -> Any:
+    """The optional C fast paths, configured; ``None`` without them or with LEXCODECS_PURE."""
+    if os.environ.get("LEXCODECS_PURE"):
+        return None
+    try:
+        from .. import _speedups  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    _speedups.configure(Float32, Float32.from_bits, uuid.UUID, _make_uuid)
+    return _speedups
+
+
+#: lexcodecs._speedups, or None: C code for the common case, checked against the Python
+#: paths by tests/test_fdb_tuple_speedups.py; it answers None whenever it is unsure
+SPEEDUPS: Final = _load_speedups()
+
+
+def _fast_paths(codec: FdbTupleCodec, speedups: Any = "default"
+                ) -> tuple[Callable[..., bytes], Callable[..., tuple[Any, ...]]]:
     """The instance's ``encode`` and ``decode``: the common case inline, the rest careful.
 
     On this interpreter a Python call or a global lookup costs as much as reading an
@@ -816,10 +859,19 @@ def _fast_paths(codec: FdbTupleCodec) -> tuple[Callable[..., bytes],
     careful_encode = partial(FdbTupleCodec.encode, codec)
     careful_decode = partial(FdbTupleCodec.decode, codec)
     decoders = _DECODE
+    java = codec.options["max_u64_form"] == "java"
+    if speedups == "default":
+        speedups = SPEEDUPS
+    c_encode = speedups.fdb_encode if speedups is not None else None
+    c_decode = speedups.fdb_decode if speedups is not None else None
 
     def encode(values: Sequence[Any], schema: SchemaLike | None = None,
                prefix: bytes = b"") -> bytes:
         if schema is None and not prefix and type(values) is tuple:
+            if c_encode is not None:
+                key: bytes | None = c_encode(values, java)
+                if key is not None:
+                    return key
             try:
                 # one element skips the list comprehension, whose set-up costs as much as
                 # the element itself
@@ -835,6 +887,10 @@ def _fast_paths(codec: FdbTupleCodec) -> tuple[Callable[..., bytes],
                ) -> tuple[Any, ...]:
         if schema is not None or prefix or type(key) is not bytes:
             return careful_decode(key, schema, prefix)
+        if c_decode is not None:
+            values: tuple[Any, ...] | None = c_decode(key)
+            if values is not None:
+                return values
         out: list[Any] = []
         n = len(key)
         pos = 0
