@@ -179,11 +179,15 @@ static int enc_value(Buf *b, PyObject *v, int nested, int depth) {
     return 0;  /* subclasses, versionstamps, foreign objects: the Python paths */
 }
 
-static PyObject *fdb_encode(PyObject *self, PyObject *args) {
+static PyObject *fdb_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *values;
-    int java;
-    if (!PyArg_ParseTuple(args, "Op", &values, &java)) return NULL;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "fdb_encode(values, java)");
+        return NULL;
+    }
+    PyObject *values = args[0];
+    int java = PyObject_IsTrue(args[1]);
+    if (java < 0) return NULL;
     if (java || !PyTuple_CheckExact(values)) Py_RETURN_NONE;
     Buf b = {NULL, 0, 0};
     Py_ssize_t n = PyTuple_GET_SIZE(values);
@@ -408,12 +412,23 @@ static PyObject *call_fallback(PyObject *fallback, PyObject *arg, PyObject *pref
     return PyObject_CallOneArg(fallback, arg);
 }
 
-static PyObject *bound_encode(PyObject *self, PyObject *args) {
+/* METH_FASTCALL: functools.partial passes its arguments without building a tuple */
+static int bound_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t fixed,
+                      const char *name) {
+    if (nargs < fixed || nargs > fixed + 1 || !PyBytes_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "%s: bad arguments", name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *bound_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *kinds, *fallback, *values, *prefix = NULL;
-    int java;
-    if (!PyArg_ParseTuple(args, "SOpO|O", &kinds, &fallback, &java, &values, &prefix))
-        return NULL;
+    if (bound_args(args, nargs, 4, "bound_encode") < 0) return NULL;
+    PyObject *kinds = args[0], *fallback = args[1], *values = args[3];
+    PyObject *prefix = nargs > 4 ? args[4] : NULL;
+    int java = PyObject_IsTrue(args[2]);
+    if (java < 0) return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(kinds);
     const char *k = PyBytes_AS_STRING(kinds);
     if (java || (prefix && !PyBytes_CheckExact(prefix)) ||
@@ -442,10 +457,11 @@ static PyObject *bound_encode(PyObject *self, PyObject *args) {
     return out;
 }
 
-static PyObject *bound_decode(PyObject *self, PyObject *args) {
+static PyObject *bound_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    PyObject *kinds, *fallback, *key, *prefix = NULL;
-    if (!PyArg_ParseTuple(args, "SOO|O", &kinds, &fallback, &key, &prefix)) return NULL;
+    if (bound_args(args, nargs, 3, "bound_decode") < 0) return NULL;
+    PyObject *kinds = args[0], *fallback = args[1], *key = args[2];
+    PyObject *prefix = nargs > 3 ? args[3] : NULL;
     if (!PyBytes_CheckExact(key) || (prefix && (!PyBytes_Check(prefix) ||
                                                  PyBytes_GET_SIZE(prefix))))
         return call_fallback(fallback, key, prefix);
@@ -485,11 +501,11 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"fdb_encode", fdb_encode, METH_VARARGS, "Encode a tuple of common values, or None."},
+    {"fdb_encode", (PyCFunction)(void (*)(void))fdb_encode, METH_FASTCALL, "Encode a tuple of common values, or None."},
     {"fdb_decode", fdb_decode, METH_O, "Decode a well-formed common key, or None."},
-    {"bound_encode", bound_encode, METH_VARARGS,
+    {"bound_encode", (PyCFunction)(void (*)(void))bound_encode, METH_FASTCALL,
      "bound_encode(kinds, fallback, java, values[, prefix]): a bound schema's encode."},
-    {"bound_decode", bound_decode, METH_VARARGS,
+    {"bound_decode", (PyCFunction)(void (*)(void))bound_decode, METH_FASTCALL,
      "bound_decode(kinds, fallback, key[, prefix]): a bound schema's decode."},
     {"configure", configure, METH_VARARGS, "Hand over the Python types the C code needs."},
     {NULL, NULL, 0, NULL},

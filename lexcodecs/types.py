@@ -329,6 +329,11 @@ class Versionstamp:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Versionstamp is immutable")
 
+    @classmethod
+    def incomplete(cls, user_version: int = 0) -> Versionstamp:
+        """An incomplete stamp, as ``fdb.tuple.Versionstamp.incomplete``."""
+        return cls(None, user_version)
+
     def is_complete(self) -> bool:
         return self.tr_version is not None
 

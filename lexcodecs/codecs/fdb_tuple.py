@@ -449,10 +449,14 @@ def _decode_elements(data: bytes, start: int) -> tuple[list[Any], list[int]]:
     table = _DECODE
     pos = start
     n = len(data)
-    while pos < n:
-        offsets.append(pos)
-        value, pos = table[data[pos]](data, pos)
-        values.append(value)
+    try:
+        while pos < n:
+            offsets.append(pos)
+            value, pos = table[data[pos]](data, pos)
+            values.append(value)
+    except DecodeError as exc:
+        exc.element = len(values)  # type: ignore[attr-defined]  # which element failed
+        raise
     return values, offsets
 
 
@@ -546,7 +550,7 @@ _C_KINDS: Final = {
 }
 
 
-class _BoundTuple(BoundKey):
+class BoundTuple(BoundKey):
     """A schema bound to the tuple layer.
 
     ``encode`` and ``decode`` are compiled for the schema (see :func:`_compile`): one
@@ -584,11 +588,14 @@ class _BoundTuple(BoundKey):
     def careful_decode(self, key: bytes, prefix: bytes = b"") -> tuple[Any, ...]:
         data = _as_bytes(key)
         start = _check_prefix(data, prefix) if prefix else 0
+        fields = self.schema.fields
         try:
             values, offsets = _decode_elements(data, start)
         except DecodeError as exc:
+            i = getattr(exc, "element", len(fields))
+            if i < len(fields):
+                raise self._context(exc, i) from None
             raise exc.add_context(codec=NAME) from None
-        fields = self.schema.fields
         if len(values) != len(fields):
             at = len(data) if len(values) < len(fields) else offsets[len(fields)]
             raise DecodeError(f"{len(values)} element(s) for a schema of {len(fields)} "
@@ -600,7 +607,7 @@ class _BoundTuple(BoundKey):
                 continue
             f = fields[i]
             if code not in self._codes[i]:
-                raise DecodeError(f"type code {code:02x} does not fit a {f.type} field",
+                raise DecodeError(f"type code {code:02x} does not fit the {f.type} field",
                                   codec=NAME, field=i, field_name=f.name, field_type=f.type,
                                   offset=at, found=data[at:at + 1])
             limits = self._limits[i]
@@ -652,7 +659,7 @@ class FdbTupleCodec(BaseCodec):
         int_range=(-INT_LIMIT, INT_LIMIT),
         notes="types order by type code first: every int < every Float32 < every float",
     )
-    bound_class = _BoundTuple
+    bound_class = BoundTuple
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -737,9 +744,9 @@ class FdbTupleCodec(BaseCodec):
         key = b"".join(parts)
         return key + offset.to_bytes(4, "little")
 
-    def bind(self, schema: SchemaLike) -> _BoundTuple:
+    def bind(self, schema: SchemaLike) -> BoundTuple:
         """The schema compiled for this codec; its ``encode``/``decode`` take ``prefix=``."""
-        return cast(_BoundTuple, super().bind(schema))
+        return cast(BoundTuple, super().bind(schema))
 
     def _values(self, values: Any) -> Sequence[Any]:
         if isinstance(values, (tuple, list)):
@@ -979,7 +986,8 @@ def encode_with_versionstamp(values: Sequence[Any], prefix: bytes = b"") -> byte
 # value of another type, an escaped NUL, a non-minimal integer, a truncated key, an
 # exception of any kind -- returns the careful path's answer for the whole key, so the
 # compiled code never needs an error message of its own and accepts nothing the careful
-# path refuses. tests/test_fdb_tuple_compiled.py checks the two against each other.
+# path refuses. tests/test_fdb_tuple_speedups.py checks the fast paths against the
+# careful ones, and runs the fdb-tuple suite in pure Python.
 
 #: field type -> (guard on v, expression writing v); "{v}" is the field's variable
 _ENCODE_SRC: Final[dict[str, tuple[str, str]]] = {

@@ -19,6 +19,7 @@ prefix_range       prefix_range(p) holds exactly the keys extending p
 null_placement     NULL sorts first/last in a field as the schema says
 descending         a descending field reverses its values' order
 decode_junk        decoding any bytes raises DecodeError or succeeds
+refusals           what the capabilities rule out is refused with a typed error
 anomalies          every declared anomaly really happens (its witness)
 =================  =============================================================
 """
