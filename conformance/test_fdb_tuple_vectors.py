@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import itertools
 import struct
-import uuid
 from typing import Any
 
 import pytest
@@ -34,6 +33,7 @@ from lexcodecs import (
 )
 from lexcodecs.codecs import fdb_tuple
 from lexcodecs.codecs.fdb_tuple import FdbTupleCodec
+from lexcodecs.testing.model import identical
 from lexcodecs.testing.vectors import (
     VectorCase,
     VectorFile,
@@ -41,7 +41,7 @@ from lexcodecs.testing.vectors import (
     schema_from_fields,
     typed_values,
 )
-from lexcodecs.types import Float32, Versionstamp
+from lexcodecs.types import Float32
 
 _D = struct.Struct(">d")
 
@@ -51,33 +51,7 @@ def vectors() -> VectorFile:
     return load_vectors("fdb-tuple")
 
 
-def same(a: Any, b: Any) -> bool:
-    """*b* (a decoded value) is *a*: same type, floats by exact bits, lists as tuples.
-
-    ``a`` may hold lists (they decode as tuples) and bytes-like objects (they decode as
-    ``bytes``); everything else must come back with exactly its type.
-    """
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, Float32) or isinstance(b, Float32):
-        return type(a) is Float32 and type(b) is Float32 and a.bits == b.bits
-    if isinstance(a, float) or isinstance(b, float):
-        return (isinstance(a, float) and type(b) is float
-                and _D.pack(a) == _D.pack(b))
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is bool and type(b) is bool and a == b
-    if isinstance(a, int):
-        return type(b) is int and a == b
-    if isinstance(a, (tuple, list)):
-        return (type(b) is tuple and len(a) == len(b)
-                and all(same(x, y) for x, y in zip(a, b)))
-    if isinstance(a, (bytes, bytearray, memoryview)):
-        return type(b) is bytes and bytes(a) == b
-    if isinstance(a, str):
-        return type(b) is str and a == b
-    if isinstance(a, (uuid.UUID, Versionstamp)):
-        return type(b) is type(a) and a == b
-    return type(a) is type(b) and a == b
+same = identical  # exact: types, and floats by their bits
 
 
 def test_same_helper() -> None:

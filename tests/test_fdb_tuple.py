@@ -49,6 +49,7 @@ from lexcodecs import (
 from lexcodecs.codecs import fdb_tuple
 from lexcodecs.codecs.fdb_tuple import FdbTupleCodec
 from lexcodecs.testing.conformance import CodecConformance
+from lexcodecs.testing.model import identical
 from lexcodecs.types import Float32, Int8, Versionstamp
 
 CODEC = FdbTupleCodec()
@@ -79,28 +80,7 @@ def fdb_impl_stub() -> Iterator[None]:
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def same(a: Any, b: Any) -> bool:
-    """*b* (a decoded value) is *a*: same type, floats by exact bits, lists as tuples."""
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, Float32) or isinstance(b, Float32):
-        return type(a) is Float32 and type(b) is Float32 and a.bits == b.bits
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, float) and type(b) is float and _D.pack(a) == _D.pack(b)
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is bool and type(b) is bool and a == b
-    if isinstance(a, int):
-        return type(b) is int and a == b
-    if isinstance(a, (tuple, list)):
-        return (type(b) is tuple and len(a) == len(b)
-                and all(same(x, y) for x, y in zip(a, b)))
-    if isinstance(a, (bytes, bytearray, memoryview)):
-        return type(b) is bytes and bytes(a) == b
-    if isinstance(a, str):
-        return type(b) is str and a == b
-    if isinstance(a, (uuid.UUID, Versionstamp)):
-        return type(b) is type(a) and a == b
-    return type(a) is type(b) and a == b
+same = identical  # exact: types, and floats by their bits
 
 
 def to_fdb(v: Any) -> Any:

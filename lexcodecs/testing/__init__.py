@@ -17,7 +17,7 @@ True
 
 from .checks import ConformanceError
 from .conformance import PROPERTIES, CodecConformance, applicable, run_property
-from .model import model_equal, natural_key
+from .model import identical, model_equal, natural_key
 from .strategies import batches, keys, prefixes, values_for
 from .vectors import VectorCase, VectorFile, load_vectors
 
@@ -29,6 +29,7 @@ __all__ = [
     "VectorFile",
     "applicable",
     "batches",
+    "identical",
     "keys",
     "load_vectors",
     "model_equal",

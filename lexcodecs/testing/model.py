@@ -34,6 +34,7 @@ __all__ = [
     "Desc",
     "ModelError",
     "field_key",
+    "identical",
     "model_equal",
     "natural_key",
     "value_key",
@@ -218,3 +219,36 @@ def model_equal(a: Sequence[Any], b: Sequence[Any], schema: KeySchema,
                 policy: FloatPolicy = DEFAULT_POLICY) -> bool:
     """True when two keys are the same point of the natural order."""
     return len(a) == len(b) and natural_key(a, schema, policy) == natural_key(b, schema, policy)
+
+
+def identical(expected: Any, got: Any) -> bool:
+    """*got* (a decoded value) is exactly *expected*: the same types, floats compared by their
+    bits (so NaN payloads and -0.0 count), lists as the tuples a decoder gives back.
+
+    Stricter than the model's equality, which compares by place in the order; for
+    differential tests against a reference implementation.
+
+    >>> identical((1.0, [None]), (1.0, (None,)))
+    True
+    >>> identical((-0.0,), (0.0,)), identical((1,), (True,))
+    (False, False)
+    """
+    a, b = expected, got
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, Float32) or isinstance(b, Float32):
+        return type(a) is Float32 and type(b) is Float32 and a.bits == b.bits
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, float) and type(b) is float and _D.pack(a) == _D.pack(b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is bool and type(b) is bool and a == b
+    if isinstance(a, int):
+        return type(b) is int and a == b
+    if isinstance(a, (tuple, list)):
+        return (type(b) is tuple and len(a) == len(b)
+                and all(identical(x, y) for x, y in zip(a, b)))
+    if isinstance(a, (bytes, bytearray, memoryview)):
+        return type(b) is bytes and bytes(a) == b
+    if isinstance(a, str):
+        return type(b) is str and a == b
+    return type(a) is type(b) and bool(a == b)
