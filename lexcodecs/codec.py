@@ -96,6 +96,10 @@ class FloatPolicy:
         return f"{NAN_POLICIES[self.nan]}; {zero}"
 
 
+def _as_tuple(items: Any) -> tuple[Any, ...]:
+    return tuple(items)
+
+
 Explainer = Callable[[KeySchema | None, tuple[Any, ...], tuple[Any, ...]], bool]
 
 
@@ -124,7 +128,7 @@ class Anomaly:
     kind: AnomalyKind = attrs.field(validator=attrs.validators.in_(
         ("order", "collision", "prefix-leak", "round-trip", "interop")))
     description: str
-    witness: tuple[Any, ...] = attrs.field(default=(), converter=tuple)
+    witness: tuple[Any, ...] = attrs.field(default=(), converter=_as_tuple)
     schema: str | None = None
     explains: Explainer | None = attrs.field(default=None, eq=False, repr=False)
 
@@ -175,7 +179,7 @@ class Capabilities:
     prefix_free: bool = True
     schemaless: bool = False
     float_policy: FloatPolicy = FloatPolicy()
-    anomalies: tuple[Anomaly, ...] = attrs.field(default=(), converter=tuple)
+    anomalies: tuple[Anomaly, ...] = attrs.field(default=(), converter=_as_tuple)
     int_range: tuple[int, int] | None = None
     text_nul: bool = True
     notes: str = ""

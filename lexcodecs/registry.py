@@ -45,6 +45,8 @@ ENTRY_POINT_GROUP: Final = "lexcodecs.codecs"
 #: Built-in codecs: name -> "module:attribute", imported on first use.
 BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "fdb-tuple": "lexcodecs.codecs.fdb_tuple:FdbTupleCodec",
+    "lexkey": "lexcodecs.codecs.lexkey:LexKeyCodec",
+    "lexkey-legacy": "lexcodecs.codecs.lexkey:LexKeyLegacyCodec",
 }
 
 CodecFactory = Callable[..., Codec]

@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ..codec import Codec
+from ..errors import NotDecodableError
 from ..schema import KeySchema
 from . import checks
 from .strategies import (
@@ -169,7 +170,22 @@ def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
         "self_describing": None if caps.decoding == "self-describing"
         else "keys are not self-describing",
     }
-    return reasons[name]
+    reason = reasons[name]
+    if reason is None and name in ("round_trip", "decode_junk") and \
+            caps.decoding == "schema" and not _decodes(codec, schema):
+        reason = "the codec cannot decode keys of this schema (NotDecodableError)"
+    return reason
+
+
+def _decodes(codec: Codec, schema: KeySchema) -> bool:
+    """False when the codec says keys of *schema* cannot be decoded at all."""
+    try:
+        codec.decode(b"", schema)
+    except NotDecodableError:
+        return False
+    except Exception:
+        pass
+    return True
 
 
 def run_property(name: str, codec: Codec, schema: KeySchema | str,
