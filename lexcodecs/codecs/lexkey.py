@@ -152,6 +152,92 @@ def _text(v: str) -> bytes:
                           expected="a str without lone surrogates") from None
 
 
+# -- helpers on encoded keys (spec §4) --------------------------------------------------------
+
+_HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2})*\Z")
+
+
+def _key(v: Any, what: str) -> bytes:
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v)
+    raise UnsupportedTypeError(f"{what} must be bytes", codec="lexkey", value=v,
+                               expected="bytes")
+
+
+def encode_first(values: Sequence[Any]) -> bytes:
+    """``lexkey`` ``encode(values) + 00`` (canonical widths)."""
+    return _CANONICAL.encode_first(values)
+
+
+def encode_last(values: Sequence[Any]) -> bytes:
+    """``lexkey`` ``encode(values) + ff`` (canonical widths)."""
+    return _CANONICAL.encode_last(values)
+
+
+def primary_key(partition: bytes, row: bytes) -> bytes:
+    """``partition + 00 + row``."""
+    return _key(partition, "partition") + b"\x00" + _key(row, "row")
+
+
+def decode_primary_key(key: bytes) -> tuple[bytes, bytes]:
+    """Split at the first ``00``: ``(partition, row)``; either may be empty."""
+    data = _key(key, "key")
+    at = data.find(b"\x00")
+    if at < 0:
+        raise DecodeError("missing separator", codec="lexkey", offset=len(data),
+                          found=b"", expected="a 00 between partition and row")
+    return data[:at], data[at + 1:]
+
+
+def range_key(partition: bytes, start: bytes, end: bytes, with_partition: bool = True
+              ) -> tuple[bytes, bytes]:
+    """``[lower, upper)`` of rows ``start``..``end`` (spec §4); it leaks, as the seed's does."""
+    p = _key(partition, "partition") if with_partition else b""
+    start, end = _key(start, "start"), _key(end, "end")
+    lower = p + b"\x00" + start
+    upper = p + b"\x00" + end + b"\xff" if end else p + b"\xff"
+    return lower, upper
+
+
+def to_hex(key: bytes) -> str:
+    """Lowercase hex, no ``0x``; ``""`` for the empty key."""
+    return _key(key, "key").hex()
+
+
+def from_hex(text: str) -> bytes:
+    """Strict hex (either case): odd length, spaces or ``0x`` are DecodeErrors."""
+    if not isinstance(text, str):
+        raise DecodeError("hex text must be a str", codec="lexkey", offset=0,
+                          expected="a str of hex digits")
+    if not _HEX.match(text):
+        bad = next((i for i, c in enumerate(text) if c not in "0123456789abcdefABCDEF"),
+                   len(text))
+        raise DecodeError("not hex" if bad < len(text) else "odd number of hex digits",
+                          codec="lexkey", offset=bad,
+                          found=text[bad:bad + 1].encode(), expected="pairs of hex digits")
+    return bytes.fromhex(text)
+
+
+def to_json(key: bytes) -> str:
+    """The key as a JSON string of hex: ``'"68656c6c6f"'``."""
+    return '"' + to_hex(key) + '"'
+
+
+def from_json(text: str) -> bytes:
+    """JSON ``null`` is the empty key; a JSON string is hex; anything else is refused."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise DecodeError(f"not JSON ({exc})", codec="lexkey", offset=0,
+                          expected="a JSON string of hex, or null") from None
+    if value is None:
+        return b""
+    if not isinstance(value, str):
+        raise DecodeError(f"JSON {type(value).__name__} is not a key", codec="lexkey",
+                          offset=0, expected="a JSON string of hex, or null")
+    return from_hex(value)
+
+
 Writer = Callable[[Any], bytes]
 
 
@@ -283,19 +369,16 @@ class _LexKey(BaseCodec):
         """``encode(values) + ff``: above every key that extends *values*."""
         return self.encode(values, schema) + b"\xff"
 
-    primary_key = staticmethod(lambda partition, row: primary_key(partition, row))
-    decode_primary_key = staticmethod(lambda key: decode_primary_key(key))
-    range_key = staticmethod(lambda partition, start, end, with_partition=True:
-                             range_key(partition, start, end, with_partition))
-    to_hex = staticmethod(lambda key: to_hex(key))
-    from_hex = staticmethod(lambda text: from_hex(text))
-    to_json = staticmethod(lambda key: to_json(key))
-    from_json = staticmethod(lambda text: from_json(text))
+    # the helpers on encoded keys do not depend on the width mode
+    primary_key = staticmethod(primary_key)
+    decode_primary_key = staticmethod(decode_primary_key)
+    range_key = staticmethod(range_key)
+    to_hex = staticmethod(to_hex)
+    from_hex = staticmethod(from_hex)
+    to_json = staticmethod(to_json)
+    from_json = staticmethod(from_json)
 
     # -- schemas -----------------------------------------------------------------------------
-
-    def check_field(self, index: int, field: Field, schema: KeySchema) -> None:
-        super().check_field(index, field, schema)
 
     def width(self, field_type: str) -> int | None:
         w = WIDTHS.get(field_type)
@@ -734,92 +817,6 @@ class LexKeyLegacyCodec(_LexKey):
 
     name = "lexkey-legacy"
     NATIVE = True
-
-
-# -- helpers on encoded keys (spec §4) --------------------------------------------------------
-
-_HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2})*\Z")
-
-
-def _key(v: Any, what: str) -> bytes:
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v)
-    raise UnsupportedTypeError(f"{what} must be bytes", codec="lexkey", value=v,
-                               expected="bytes")
-
-
-def encode_first(values: Sequence[Any]) -> bytes:
-    """``lexkey`` ``encode(values) + 00`` (canonical widths)."""
-    return _CANONICAL.encode_first(values)
-
-
-def encode_last(values: Sequence[Any]) -> bytes:
-    """``lexkey`` ``encode(values) + ff`` (canonical widths)."""
-    return _CANONICAL.encode_last(values)
-
-
-def primary_key(partition: bytes, row: bytes) -> bytes:
-    """``partition + 00 + row``."""
-    return _key(partition, "partition") + b"\x00" + _key(row, "row")
-
-
-def decode_primary_key(key: bytes) -> tuple[bytes, bytes]:
-    """Split at the first ``00``: ``(partition, row)``; either may be empty."""
-    data = _key(key, "key")
-    at = data.find(b"\x00")
-    if at < 0:
-        raise DecodeError("missing separator", codec="lexkey", offset=len(data),
-                          found=b"", expected="a 00 between partition and row")
-    return data[:at], data[at + 1:]
-
-
-def range_key(partition: bytes, start: bytes, end: bytes, with_partition: bool = True
-              ) -> tuple[bytes, bytes]:
-    """``[lower, upper)`` of rows ``start``..``end`` (spec §4); it leaks, as the seed's does."""
-    p = _key(partition, "partition") if with_partition else b""
-    start, end = _key(start, "start"), _key(end, "end")
-    lower = p + b"\x00" + start
-    upper = p + b"\x00" + end + b"\xff" if end else p + b"\xff"
-    return lower, upper
-
-
-def to_hex(key: bytes) -> str:
-    """Lowercase hex, no ``0x``; ``""`` for the empty key."""
-    return _key(key, "key").hex()
-
-
-def from_hex(text: str) -> bytes:
-    """Strict hex (either case): odd length, spaces or ``0x`` are DecodeErrors."""
-    if not isinstance(text, str):
-        raise DecodeError("hex text must be a str", codec="lexkey", offset=0,
-                          expected="a str of hex digits")
-    if not _HEX.match(text):
-        bad = next((i for i, c in enumerate(text) if c not in "0123456789abcdefABCDEF"),
-                   len(text))
-        raise DecodeError("not hex" if bad < len(text) else "odd number of hex digits",
-                          codec="lexkey", offset=bad,
-                          found=text[bad:bad + 1].encode(), expected="pairs of hex digits")
-    return bytes.fromhex(text)
-
-
-def to_json(key: bytes) -> str:
-    """The key as a JSON string of hex: ``'"68656c6c6f"'``."""
-    return '"' + to_hex(key) + '"'
-
-
-def from_json(text: str) -> bytes:
-    """JSON ``null`` is the empty key; a JSON string is hex; anything else is refused."""
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError) as exc:
-        raise DecodeError(f"not JSON ({exc})", codec="lexkey", offset=0,
-                          expected="a JSON string of hex, or null") from None
-    if value is None:
-        return b""
-    if not isinstance(value, str):
-        raise DecodeError(f"JSON {type(value).__name__} is not a key", codec="lexkey",
-                          offset=0, expected="a JSON string of hex, or null")
-    return from_hex(value)
 
 
 _CANONICAL: Final = LexKeyCodec()
