@@ -625,7 +625,7 @@ def _reader(codec: _LexKey, field: Field) -> Callable[[bytes], Any]:
             if t == "float64":
                 return x
             if not Float32.is_exact(x):
-                raise bad("not a binary32 value", b"")
+                raise bad("not a binary32 value", _Q.pack(0) if x != x else _D.pack(x))
             return Float32(x)
         return read
     if t == "float32":  # legacy, 32 bits
@@ -724,12 +724,20 @@ def _explains_collision(schema: KeySchema | None, a: tuple[Any, ...],
     return i is not None and (_ambiguous(a[i]) or _ambiguous(b[i]))
 
 
-def _explains_order(schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    i = _first_difference(a, b)
-    if i is None:
-        return False
-    return (_separator_like(a[i]) or _separator_like(b[i]) or _negative_zero(a[i])
-            or _negative_zero(b[i]))
+def _at_first_difference(test: Callable[[Any], bool]) -> Callable[..., bool]:
+    """An explainer: the pair's first differing part passes *test* on either side."""
+
+    def explains(schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+        i = _first_difference(a, b)
+        return i is not None and (test(a[i]) or test(b[i]))
+
+    return explains
+
+
+def _raw_with_nul(x: Any) -> bool:
+    if isinstance(x, str):
+        return "\x00" in x
+    return isinstance(x, (bytes, bytearray)) and b"\x00" in x
 
 
 def _explains_leak(schema: KeySchema | None, prefix: tuple[Any, ...],
@@ -756,16 +764,16 @@ ANOMALIES: tuple[Anomaly, ...] = (
             "a 00 inside a string, or a NULL/False part (00), compares like the separator: "
             "('a\\x00\\x01', 'a') sorts below ('a', 'b')... but above as values",
             witness=(("a", "b"), ("a\x00\x01", "a")), schema="s:string, t:string",
-            explains=_explains_order),
+            explains=_at_first_difference(_raw_with_nul)),
     Anomaly("null-is-a-short-part", "order",
             "NULL is one 00 byte, shorter than a fixed-width part, so what follows it "
             "decides: (None, True) sorts above (Int64.min, True)",
             witness=((None, True), (-(2**63), True)), schema="n:int64, b:bool",
-            explains=_explains_order),
+            explains=_at_first_difference(lambda x: x is None or x is END)),
     Anomaly("negative-zero-below-inf", "order",
             "-0.0 gets only its sign bit flipped (00..00) and sorts below -inf",
             witness=((float("-inf"),), (-0.0,)), schema="x:float64",
-            explains=_explains_order),
+            explains=_at_first_difference(_negative_zero)),
     Anomaly("null-does-not-round-trip", "round-trip",
             "NULL is written 00 with no tag: it decodes as False, '\\x00', or not at all (a "
             "fixed-width field then has the wrong length)",
@@ -795,6 +803,10 @@ GO_NAN_ANOMALIES: Final = (
             "under nan='go' every NaN is 7ff8000000000001, the key of a tiny negative number: "
             "NaN sorts between -1e-300 and -5e-324, not above +inf",
             witness=((float("inf"),), (float("nan"),))),
+    Anomaly("go-nan-collides", "collision",
+            "under nan='go' NaN shares its key with -1.1125369292535997e-308 (bits "
+            "8007fffffffffffe), which then decodes as NaN",
+            witness=((float("nan"),), (-1.1125369292535997e-308,))),
 )
 
 
