@@ -47,6 +47,7 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "fdb-tuple": "lexcodecs.codecs.fdb_tuple:FdbTupleCodec",
     "lexkey": "lexcodecs.codecs.lexkey:LexKeyCodec",
     "lexkey-legacy": "lexcodecs.codecs.lexkey:LexKeyLegacyCodec",
+    "skv": "lexcodecs.codecs.skv:SkvCodec",
 }
 
 CodecFactory = Callable[..., Codec]
