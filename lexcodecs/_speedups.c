@@ -488,6 +488,143 @@ static PyObject *bound_decode(PyObject *self, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+/* -- skv bound decode ----------------------------------------------------------------
+ *
+ * skv_decode(spec, fallback, key): spec holds three bytes per field of an all-ascending
+ * schema -- the K2 type byte, the NULL marker byte (00 or ff) and 1 for a string field (0 for
+ * bytes) -- and the common, canonical case is read here. Anything else goes to fallback(key),
+ * the Python reading, which decides validity and explains errors.
+ */
+
+static int skv_term(const unsigned char *p, Py_ssize_t n, Py_ssize_t at) {
+    return at + 1 < n && p[at] == 0x00 && p[at + 1] == 0x01;
+}
+
+static PyObject *skv_field(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
+                           unsigned char type, unsigned char marker, int text) {
+    Py_ssize_t q = *pos;
+    if (q >= n) return NULL;
+    unsigned char b = p[q];
+    if (b == marker) {
+        if (!skv_term(p, n, q + 1)) return NULL;
+        *pos = q + 3;
+        Py_RETURN_NONE;
+    }
+    if (b != type) return NULL;
+    if (type == 0x01) {  /* STRING: 00 ff is a 00, 00 01 ends it */
+        Py_ssize_t i = q + 1, zeros = 0, end;
+        for (;;) {
+            const unsigned char *z = memchr(p + i, 0, (size_t)(n - i));
+            if (!z || z - p + 1 >= n) return NULL;
+            end = z - p;
+            if (p[end + 1] == 0x01) break;
+            if (p[end + 1] != 0xff) return NULL;
+            zeros++;
+            i = end + 2;
+        }
+        Py_ssize_t start = q + 1, len = end - start - zeros;
+        PyObject *v;
+        if (!zeros) {
+            v = text ? PyUnicode_DecodeUTF8((const char *)p + start, len, NULL)
+                     : PyBytes_FromStringAndSize((const char *)p + start, len);
+        } else {
+            char *tmp = PyMem_Malloc((size_t)(len ? len : 1));
+            if (!tmp) return PyErr_NoMemory();
+            Py_ssize_t o = 0;
+            for (Py_ssize_t j = start; j < end; j++) {
+                tmp[o++] = (char)p[j];
+                if (p[j] == 0) j++;
+            }
+            v = text ? PyUnicode_DecodeUTF8(tmp, len, NULL) : PyBytes_FromStringAndSize(tmp, len);
+            PyMem_Free(tmp);
+        }
+        if (!v) { PyErr_Clear(); return NULL; }
+        *pos = end + 2;
+        return v;
+    }
+    if (type >= 0x02 && type <= 0x04) {  /* signed: sign byte, then the payload */
+        int w = type == 0x02 ? 2 : type == 0x03 ? 4 : 8;
+        if (q + 2 + w > n || !skv_term(p, n, q + 2 + w)) return NULL;
+        unsigned char sign = p[q + 1];
+        unsigned long long x = be(p + q + 2, w);
+        unsigned long long full = w == 8 ? 0xffffffffffffffffULL : ((1ULL << (8 * w)) - 1);
+        unsigned long long half = full >> 1;
+        PyObject *v;
+        if (sign == 0x03 && x <= half) v = PyLong_FromUnsignedLongLong(x);
+        else if (sign == 0x02 && x >= half && x < full) {
+            unsigned long long m = full - x;  /* up to 2**63: mind the int64 minimum */
+            v = m == 0x8000000000000000ULL ? PyLong_FromLongLong(LLONG_MIN)
+                                           : PyLong_FromLongLong(-(long long)m);
+        }
+        else return NULL;
+        *pos = q + 2 + w + 2;
+        return v;
+    }
+    if (type >= 0x05 && type <= 0x07) {
+        int w = type == 0x05 ? 2 : type == 0x06 ? 4 : 8;
+        if (q + 1 + w > n || !skv_term(p, n, q + 1 + w)) return NULL;
+        *pos = q + 1 + w + 2;
+        return PyLong_FromUnsignedLongLong(be(p + q + 1, w));
+    }
+    if (type == 0x09 || type == 0x08) {
+        int w = type == 0x09 ? 8 : 4;
+        if (q + 1 + w > n || !skv_term(p, n, q + 1 + w)) return NULL;
+        unsigned long long bits = be(p + q + 1, w);
+        unsigned long long sign = 1ULL << (8 * w - 1);
+        unsigned long long mask = w == 8 ? 0xffffffffffffffffULL : 0xffffffffULL;
+        bits = (bits & sign) ? (bits ^ sign) : (bits ^ mask);
+        if (w == 8) {
+            if ((bits & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL &&
+                    (bits & 0x000fffffffffffffULL)) return NULL;  /* NaN: never written */
+            double d;
+            memcpy(&d, &bits, 8);
+            *pos = q + 1 + w + 2;
+            return PyFloat_FromDouble(d);
+        }
+        if ((bits & 0x7f800000ULL) == 0x7f800000ULL && (bits & 0x007fffffULL)) return NULL;
+        if (!Float32FromBits) return NULL;
+        *pos = q + 1 + w + 2;
+        return PyObject_CallFunction(Float32FromBits, "K", bits);
+    }
+    if (type == 0x0a) {
+        if (q + 2 > n || p[q + 1] > 1 || !skv_term(p, n, q + 2)) return NULL;
+        *pos = q + 4;
+        if (p[q + 1]) Py_RETURN_TRUE;
+        Py_RETURN_FALSE;
+    }
+    return NULL;
+}
+
+static PyObject *skv_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "skv_decode(spec, fallback, key)");
+        return NULL;
+    }
+    PyObject *spec = args[0], *fallback = args[1], *key = args[2];
+    if (!PyBytes_CheckExact(key)) return PyObject_CallOneArg(fallback, key);
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(spec);
+    Py_ssize_t nf = PyBytes_GET_SIZE(spec) / 3;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
+    Py_ssize_t n = PyBytes_GET_SIZE(key), pos = 0;
+    PyObject *out = PyTuple_New(nf);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < nf; i++) {
+        PyObject *v = skv_field(p, n, &pos, s[3 * i], s[3 * i + 1], s[3 * i + 2]);
+        if (!v) {
+            Py_DECREF(out);
+            if (PyErr_Occurred()) return NULL;
+            return PyObject_CallOneArg(fallback, key);
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    if (pos != n) {
+        Py_DECREF(out);
+        return PyObject_CallOneArg(fallback, key);
+    }
+    return out;
+}
+
 static PyObject *configure(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *f32, *f32_from_bits, *uuid_type, *make_uuid;
@@ -507,6 +644,8 @@ static PyMethodDef methods[] = {
      "bound_encode(kinds, fallback, java, values[, prefix]): a bound schema's encode."},
     {"bound_decode", (PyCFunction)(void (*)(void))bound_decode, METH_FASTCALL,
      "bound_decode(kinds, fallback, key[, prefix]): a bound schema's decode."},
+    {"skv_decode", (PyCFunction)(void (*)(void))skv_decode, METH_FASTCALL,
+     "skv_decode(spec, fallback, key): an all-ascending skv schema's decode."},
     {"configure", configure, METH_VARARGS, "Hand over the Python types the C code needs."},
     {NULL, NULL, 0, NULL},
 };

@@ -134,11 +134,12 @@ def test_bound_c_paths_agree(schema: KeySchema, data: st.DataObject) -> None:
 
 
 def test_the_suite_passes_in_pure_python() -> None:
-    """The fdb-tuple tests once more with LEXCODECS_PURE=1: the Python paths alone."""
+    """The fdb-tuple and skv tests once more with LEXCODECS_PURE=1: the Python paths alone."""
     env = {**os.environ, "LEXCODECS_PURE": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-         "tests/test_fdb_tuple.py", "conformance/test_fdb_tuple_vectors.py"],
+         "tests/test_fdb_tuple.py", "conformance/test_fdb_tuple_vectors.py",
+         "tests/test_skv_compiled.py", "conformance/test_skv_vectors.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     probe = subprocess.run(

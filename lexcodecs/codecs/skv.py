@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar, Final
 
 from .._bytes import invert, order_bits, strinc, unorder_bits
@@ -604,7 +605,16 @@ class BoundSkv(BoundKey):
         super().__init__(codec, schema, plans)
         self.partition_count = partition_count
         # a slot shadowing the method: calls reach the compiled code with no frame between
-        self.decode = _compile_decode(schema, self.careful_decode)  # type: ignore[method-assign,assignment]
+        decode = _compile_decode(schema, self.careful_decode)
+        speedups = _speedups()
+        if speedups is not None and not any(f.descending for f in schema.fields):
+            # C first, for the whole key; anything unusual goes to the compiled Python
+            spec = bytes(b for f in schema.fields for b in (
+                TYPE_BYTES[f.type],
+                NULL_LAST_BYTE if f.effective_nulls == "last" else NULL_FIRST_BYTE,
+                f.type == "string"))
+            decode = partial(speedups.skv_decode, spec, decode)
+        self.decode = decode  # type: ignore[method-assign,assignment]
         self.encode = _compile_encode(schema, self.careful_encode)  # type: ignore[method-assign,assignment]
 
     def careful_encode(self, values: Sequence[Any]) -> bytes:
@@ -818,6 +828,13 @@ def _decode_src(field: Field, v: str) -> str:
         {v} = {value}
         pos = end + 2
 """ + null
+
+
+def _speedups() -> Any:
+    """The optional C extension, shared with fdb-tuple (which loads and configures it)."""
+    from .fdb_tuple import SPEEDUPS
+
+    return SPEEDUPS if SPEEDUPS is not None and hasattr(SPEEDUPS, "skv_decode") else None
 
 
 def _compile_decode(schema: KeySchema, careful: Callable[[bytes], tuple[Any, ...]]
