@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any, ClassVar, Final, cast
 
 from .._bytes import order_bits, unorder_bits
+from .._compile import compile_function, value_names
 from ..codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
 from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
 from ..schema import Field, KeySchema
@@ -1119,8 +1120,7 @@ def _compile(schema: KeySchema, u64_form: str,
              careful_encode: Callable[..., bytes], careful_decode: Callable[..., tuple[Any, ...]]
              ) -> tuple[Callable[..., bytes], Callable[..., tuple[Any, ...]]]:
     """The compiled ``encode(values, prefix=b'')`` and ``decode(data, prefix=b'')``."""
-    names = [f"v{i}" for i in range(len(schema))]
-    unpack = ", ".join(names) + ("," if len(names) == 1 else "")
+    names, unpack = value_names(len(schema))
     guards, exprs = [], []
     for name, f in zip(names, schema.fields):
         guard, expr = _ENCODE_SRC["int" if f.type in INT_TYPES else f.type]
@@ -1174,9 +1174,9 @@ def _compile(schema: KeySchema, u64_form: str,
         "_UNPACK_I": _I.unpack_from, "_unorder": unorder_bits, "_from_bits": Float32.from_bits,
         "_nested": _TABLES[u64_form][1], "_read_nested": _read_nested,
     }
-    exec(compile("\n".join(lines) + "\n", f"<fdb-tuple bound to {schema}>", "exec"),
-         namespace)
-    return namespace["encode"], namespace["decode"]
+    label = f"fdb-tuple bound to {schema}"
+    encode = compile_function("\n".join(lines), "encode", label, namespace)
+    return encode, namespace["decode"]
 
 
 #: 2**(8n) - 1, the bias of an n-byte negative integer

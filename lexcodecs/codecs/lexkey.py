@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
+from .._compile import compile_encode, value_names
 from ..codec import (
     Anomaly,
     BaseCodec,
@@ -550,7 +551,7 @@ def _encode_src(codec: _LexKey, field: Field, v: str) -> tuple[str, str] | None:
 
 def _compile_encode(codec: _LexKey, schema: KeySchema,
                     careful: Callable[[Sequence[Any]], bytes]) -> Callable[[Sequence[Any]], bytes]:
-    names = [f"v{i}" for i in range(len(schema))]
+    names, _ = value_names(len(schema))
     guards, exprs = [], []
     for name, f in zip(names, schema.fields):
         src = _encode_src(codec, f, name)
@@ -559,24 +560,10 @@ def _compile_encode(codec: _LexKey, schema: KeySchema,
         guard, expr = src
         guards.append(f"({name} is None or {guard})")
         exprs.append(f'(b"\\x00" if {name} is None else {expr})')
-    unpack = ", ".join(names) + ("," if len(names) == 1 else "")
-    source = "\n".join([
-        "def encode(values):",
-        "    if type(values) is tuple or type(values) is list:",
-        "        try:",
-        f"            {unpack} = values",
-        f"            if {' and '.join(guards)}:",
-        f"                return b'\\x00'.join(({', '.join(exprs)},))",
-        "        except Exception:",
-        "            pass",
-        "    return careful(values)",
-    ])
-    namespace: dict[str, Any] = {
-        "careful": careful, "UUID": uuid.UUID, "_PACK_Q": _Q.pack, "_UNPACK_Q": _Q.unpack,
-        "_PACK_D": _D.pack,
-    }
-    exec(compile(source + "\n", f"<{codec.name} bound to {schema}>", "exec"), namespace)
-    return namespace["encode"]  # type: ignore[no-any-return]
+    namespace = {"UUID": uuid.UUID, "_PACK_Q": _Q.pack, "_UNPACK_Q": _Q.unpack,
+                 "_PACK_D": _D.pack}
+    return compile_encode(f"{codec.name} bound to {schema}", guards, exprs, SEP, careful,
+                          namespace)
 
 
 def _reader(codec: _LexKey, field: Field) -> Callable[[bytes], Any]:

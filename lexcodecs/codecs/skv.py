@@ -43,6 +43,7 @@ from functools import partial
 from typing import Any, ClassVar, Final
 
 from .._bytes import invert, order_bits, strinc, unorder_bits
+from .._compile import compile_encode, compile_function, value_names
 from ..codec import (
     Anomaly,
     BaseCodec,
@@ -841,7 +842,7 @@ def _compile_decode(schema: KeySchema, careful: Callable[[bytes], tuple[Any, ...
                     ) -> Callable[[bytes], tuple[Any, ...]]:
     if any(f.descending for f in schema.fields):
         return careful
-    names = [f"v{i}" for i in range(len(schema))]
+    names, unpack = value_names(len(schema))
     lines = [
         "def decode(data):",
         "    if type(data) is not bytes:",
@@ -857,14 +858,13 @@ def _compile_decode(schema: KeySchema, careful: Callable[[bytes], tuple[Any, ...
         "        return careful(data)",
         "    if pos != len(data):",
         "        return careful(data)",
-        f"    return ({', '.join(names)}{',' if len(names) == 1 else ''})",
+        f"    return ({unpack})",
     ]
     namespace: dict[str, Any] = {
         "careful": careful, "from_bytes": int.from_bytes, "unorder": unorder_bits,
         "from_bits": Float32.from_bits, "UNPACK_D": _D.unpack, "PACK_Q": _Q.pack,
     }
-    exec(compile("\n".join(lines) + "\n", f"<skv bound to {schema}>", "exec"), namespace)
-    return namespace["decode"]  # type: ignore[no-any-return]
+    return compile_function("\n".join(lines), "decode", f"skv bound to {schema}", namespace)
 
 
 def _encode_src(field: Field, v: str) -> tuple[str, str]:
@@ -900,7 +900,7 @@ def _encode_src(field: Field, v: str) -> tuple[str, str]:
 def _compile_encode(schema: KeySchema, careful: Callable[[Sequence[Any]], bytes]
                     ) -> Callable[[Sequence[Any]], bytes]:
     """One function per schema writing the usual case inline (see _compile_decode)."""
-    names = [f"v{i}" for i in range(len(schema))]
+    names, _ = value_names(len(schema))
     guards, exprs = [], []
     for name, f in zip(names, schema.fields):
         guard, expr = _encode_src(f, name)
@@ -909,21 +909,6 @@ def _compile_encode(schema: KeySchema, careful: Callable[[Sequence[Any]], bytes]
             expr = f"invert({expr})"
         guards.append(f"({name} is None or {guard})")
         exprs.append(f"({null!r} if {name} is None else {expr})")
-    unpack = ", ".join(names) + ("," if len(names) == 1 else "")
-    source = "\n".join([
-        "def encode(values):",
-        "    if type(values) is tuple or type(values) is list:",
-        "        try:",
-        f"            {unpack} = values",
-        f"            if {' and '.join(guards)}:",
-        f"                return b''.join(({', '.join(exprs)},))",
-        "        except Exception:",
-        "            pass",
-        "    return careful(values)",
-    ])
-    namespace: dict[str, Any] = {
-        "careful": careful, "invert": invert, "Float32": Float32,
-        "write_float64": _write_float64, "write_float32": _write_float32,
-    }
-    exec(compile(source + "\n", f"<skv bound to {schema}>", "exec"), namespace)
-    return namespace["encode"]  # type: ignore[no-any-return]
+    namespace = {"invert": invert, "Float32": Float32, "write_float64": _write_float64,
+                 "write_float32": _write_float32}
+    return compile_encode(f"skv bound to {schema}", guards, exprs, b"", careful, namespace)
