@@ -235,7 +235,12 @@ class Capabilities:
 
 @runtime_checkable
 class BoundCodec(Protocol):
-    """A codec bound to one schema: the fast path."""
+    """A codec bound to one schema: the fast path.
+
+    A bound codec may also have a ``prefix_free`` attribute: ``False`` narrows the codec's
+    ``prefix_free`` claim for this one schema (keys ending in an unterminated field), and the
+    harness then skips the prefix-free check for it.
+    """
 
     @property
     def schema(self) -> KeySchema: ...

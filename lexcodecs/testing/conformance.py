@@ -161,7 +161,8 @@ def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
         # a codec that is not injective still runs it: only its declared collisions are
         # forgiven
         "injective": None,
-        "prefix_free": None if caps.prefix_free else "the codec does not claim prefix-freeness",
+        "prefix_free": None if caps.prefix_free and _bound_prefix_free(codec, schema)
+        else "the codec does not claim prefix-freeness (for this schema)",
         "prefix_range": None,
         "null_placement": None if caps.nulls != "none" else "the codec has no NULL",
         "descending": None if any(f.descending for f in schema.fields)
@@ -175,6 +176,16 @@ def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
             caps.decoding == "schema" and not _decodes(codec, schema):
         reason = "the codec cannot decode keys of this schema (NotDecodableError)"
     return reason
+
+
+def _bound_prefix_free(codec: Codec, schema: KeySchema) -> bool:
+    """A bound codec may narrow the codec's claim for one schema with ``prefix_free``: keys
+    ending in SQLite4's final binary, or an Orderly field without a terminator, are not."""
+    try:
+        bound = codec.bind(schema)
+    except Exception:
+        return True  # test_schema_binds reports it
+    return bool(getattr(bound, "prefix_free", True))
 
 
 def _decodes(codec: Codec, schema: KeySchema) -> bool:
