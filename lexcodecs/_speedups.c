@@ -1,4 +1,4 @@
-/* lexcodecs._speedups: optional C fast paths for the fdb-tuple codec.
+/* lexcodecs._speedups: optional C fast paths for the fdb-tuple, skv and sqlite4 codecs.
  *
  * Theory of operation: these functions handle the common, well-formed case and nothing
  * else. Whenever they meet anything they do not expect -- an exotic type, an integer
@@ -9,7 +9,8 @@
  *
  *   fdb_encode(values: tuple, java: bool) -> bytes | None
  *   fdb_decode(key: bytes) -> tuple | None
- *   configure(float32_type, float32_from_bits, uuid_type, make_uuid)
+ *   configure(float32_type, float32_from_bits, uuid_type, make_uuid, decimal_type)
+ *   sqlite4_encode / sqlite4_decode: see the sqlite4 section below
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -20,6 +21,7 @@
 static PyObject *Float32Type = NULL;   /* lexcodecs.types.Float32 */
 static PyObject *Float32FromBits = NULL;
 static PyObject *UUIDType = NULL;      /* uuid.UUID */
+static PyObject *DecimalType = NULL;   /* decimal.Decimal */
 static PyObject *MakeUUID = NULL;      /* bytes -> UUID, without UUID.__init__'s checks */
 
 /* -- a growable output buffer ------------------------------------------------------- */
@@ -625,11 +627,449 @@ static PyObject *skv_decode(PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
+/* -- sqlite4 --------------------------------------------------------------------------
+ *
+ * sqlite4_encode(spec, fallback, prefix, values) and sqlite4_decode(spec, fallback, prefix,
+ * key): spec holds two bytes per field -- a kind and 1 for a descending field -- or is None
+ * for a schemaless key (every value ascending, its type from the value or the header). The
+ * kinds are those of bound_encode above, plus 'm' (a decimal field: int and float here,
+ * Decimal in Python), 'Y' (final binary) and '*' (schemaless). prefix is the table-number
+ * varint (b"" for none). Numbers are the common cases only: ints of at most 64 bits, floats
+ * through their repr, and on decoding integral values below 10**20 and float64 fields;
+ * everything else -- a Decimal, a long mantissa, any malformed byte -- goes to
+ * fallback(values) / fallback(key), the Python code, which decides and explains.
+ */
+
+static int s4_varint(Buf *b, unsigned long long v, unsigned char mask) {
+    unsigned char t[9];
+    int k;
+    if (v <= 240) { t[0] = (unsigned char)v; k = 1; }
+    else if (v <= 2287) { t[0] = (unsigned char)((v - 240) / 256 + 241); t[1] = (v - 240) % 256; k = 2; }
+    else if (v <= 67823) { t[0] = 249; t[1] = (unsigned char)((v - 2288) / 256); t[2] = (v - 2288) % 256; k = 3; }
+    else {
+        int size = byte_count(v);
+        if (size < 3) size = 3;
+        t[0] = (unsigned char)(247 + size);
+        for (int i = 0; i < size; i++) t[1 + i] = (unsigned char)(v >> (8 * (size - 1 - i)));
+        k = size + 1;
+    }
+    if (buf_reserve(b, k) < 0) return -1;
+    for (int i = 0; i < k; i++) b->data[b->len++] = (char)(t[i] ^ mask);
+    return 0;
+}
+
+/* +-0.d1..dn x 100**e; dig holds centimal digits, most significant first, d1 and dn != 0 */
+static int s4_number(Buf *b, int neg, const unsigned char *dig, int nd, long long e) {
+    unsigned char m = neg ? 0xff : 0;
+    if (e >= 0 && e <= 10) {
+        if (buf_byte(b, (unsigned char)(neg ? 0x13 - e : 0x17 + e)) < 0) return -1;
+    } else if (e > 10) {
+        if (buf_byte(b, neg ? 0x08 : 0x22) < 0 || s4_varint(b, (unsigned long long)e, m) < 0)
+            return -1;
+    } else {
+        if (buf_byte(b, neg ? 0x14 : 0x16) < 0 ||
+                s4_varint(b, (unsigned long long)(-e), (unsigned char)~m) < 0)
+            return -1;
+    }
+    if (buf_reserve(b, nd) < 0) return -1;
+    for (int i = 0; i < nd; i++)
+        b->data[b->len++] = (char)((2 * dig[i] + (i + 1 < nd)) ^ m);
+    return 0;
+}
+
+static int s4_int(Buf *b, PyObject *v) {
+    int overflow = 0, neg = 0;
+    unsigned long long u;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    if (overflow > 0) {
+        u = PyLong_AsUnsignedLongLong(v);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    } else if (overflow < 0) {
+        return 0;
+    } else if (x < 0) {
+        neg = 1;
+        u = (unsigned long long)(-(x + 1)) + 1;
+    } else {
+        u = (unsigned long long)x;
+    }
+    if (!u) return buf_byte(b, 0x15) < 0 ? -1 : 1;
+    unsigned char low[10], dig[10];
+    int n = 0;
+    while (u) { low[n++] = (unsigned char)(u % 100); u /= 100; }
+    int skip = 0;
+    while (low[skip] == 0) skip++;  /* trailing zero digits are not written */
+    for (int i = 0; i < n - skip; i++) dig[i] = low[n - 1 - i];
+    return s4_number(b, neg, dig, n - skip, n) < 0 ? -1 : 1;
+}
+
+/* a finite, non-zero double through its shortest repr, as Python's repr() writes it */
+static int s4_float(Buf *b, double x) {
+    if (x != x) return buf_byte(b, 0x06) < 0 ? -1 : 1;
+    if (x == 0.0) return buf_byte(b, 0x15) < 0 ? -1 : 1;
+    if (Py_IS_INFINITY(x)) return buf_byte(b, x > 0 ? 0x23 : 0x07) < 0 ? -1 : 1;
+    char *r = PyOS_double_to_string(x, 'r', 0, 0, NULL);
+    if (!r) return -1;
+    const char *c = r;
+    int neg = 0;
+    if (*c == '-') { neg = 1; c++; }
+    char digits[40];
+    int nd = 0, whole = 0, seen_point = 0;
+    long long point;
+    for (; *c && *c != 'e'; c++) {
+        if (*c == '.') { seen_point = 1; continue; }
+        if (nd >= 38) { PyMem_Free(r); return 0; }
+        digits[nd++] = *c;
+        if (!seen_point) whole++;
+    }
+    point = whole + (*c == 'e' ? strtol(c + 1, NULL, 10) : 0);
+    PyMem_Free(r);
+    int lead = 0;
+    while (lead < nd && digits[lead] == '0') lead++;
+    while (nd > lead && digits[nd - 1] == '0') nd--;
+    if (lead == nd) return buf_byte(b, 0x15) < 0 ? -1 : 1;
+    point -= lead;
+    char al[44];
+    int na = 0;
+    if (point & 1) { al[na++] = '0'; point++; }
+    for (int i = lead; i < nd; i++) al[na++] = digits[i];
+    if (na & 1) al[na++] = '0';
+    unsigned char dig[22];
+    for (int i = 0; i < na / 2; i++) dig[i] = (unsigned char)(10 * (al[2 * i] - '0') + (al[2 * i + 1] - '0'));
+    return s4_number(b, neg, dig, na / 2, point / 2) < 0 ? -1 : 1;
+}
+
+static int s4_binary_body(Buf *b, const unsigned char *s, Py_ssize_t n) {
+    Py_ssize_t groups = (8 * n + 6) / 7;
+    if (buf_reserve(b, groups + 1) < 0) return -1;
+    unsigned int acc = 0;
+    int bits = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        acc = (acc << 8) | s[i];
+        bits += 8;
+        while (bits >= 7) {
+            bits -= 7;
+            b->data[b->len++] = (char)(0x80 | ((acc >> bits) & 0x7f));
+        }
+        acc &= (1u << bits) - 1;
+    }
+    if (bits) b->data[b->len++] = (char)(0x80 | ((acc << (7 - bits)) & 0x7f));
+    b->data[b->len++] = 0;
+    return 0;
+}
+
+/* one value of field kind `kind`; 1 written, 0 fall back, -1 error */
+static int s4_value(Buf *b, PyObject *v, char kind) {
+    PyTypeObject *t = Py_TYPE(v);
+    if (v == Py_None) return buf_byte(b, 0x05) < 0 ? -1 : 1;
+    switch (kind) {
+    case '*': case 'm':
+        if (t == &PyLong_Type) return s4_int(b, v);
+        if (t == &PyFloat_Type) return s4_float(b, PyFloat_AS_DOUBLE(v));
+        if (kind == 'm') return 0;
+        if (t == &PyUnicode_Type) return s4_value(b, v, 's');
+        if (t == &PyBytes_Type) return s4_value(b, v, 'y');
+        return 0;
+    case 'f':
+        return t == &PyFloat_Type ? s4_float(b, PyFloat_AS_DOUBLE(v)) : 0;
+    case 's': {
+        if (t != &PyUnicode_Type) return 0;
+        Py_ssize_t n;
+        const char *s = PyUnicode_AsUTF8AndSize(v, &n);
+        if (!s) { PyErr_Clear(); return 0; }
+        if (memchr(s, 0, (size_t)n)) return 0;
+        if (buf_reserve(b, n + 2) < 0) return -1;
+        b->data[b->len++] = 0x24;
+        memcpy(b->data + b->len, s, (size_t)n);
+        b->len += n;
+        b->data[b->len++] = 0;
+        return 1;
+    }
+    case 'y':
+        if (t != &PyBytes_Type || buf_byte(b, 0x25) < 0) return t != &PyBytes_Type ? 0 : -1;
+        return s4_binary_body(b, (const unsigned char *)PyBytes_AS_STRING(v),
+                              PyBytes_GET_SIZE(v)) < 0 ? -1 : 1;
+    case 'Y': {
+        if (t != &PyBytes_Type) return 0;
+        Py_ssize_t n = PyBytes_GET_SIZE(v);
+        if (buf_reserve(b, n + 1) < 0) return -1;
+        b->data[b->len++] = 0x26;
+        memcpy(b->data + b->len, PyBytes_AS_STRING(v), (size_t)n);
+        b->len += n;
+        return 1;
+    }
+    case 'n':
+        return t == &PyLong_Type ? s4_int(b, v) : 0;
+    }
+    return fits(kind, v) ? s4_int(b, v) : 0;  /* a typed int, range-checked */
+}
+
+static PyObject *sqlite4_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4 || !PyBytes_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "sqlite4_encode(spec, fallback, prefix, values)");
+        return NULL;
+    }
+    PyObject *spec = args[0], *fallback = args[1], *prefix = args[2], *values = args[3];
+    if (!(PyTuple_CheckExact(values) || PyList_CheckExact(values)))
+        return PyObject_CallOneArg(fallback, values);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    const char *k = spec == Py_None ? NULL : PyBytes_AS_STRING(spec);
+    if (k ? PyBytes_GET_SIZE(spec) != 2 * n : n == 0) return PyObject_CallOneArg(fallback, values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    Buf b = {NULL, 0, 0};
+    Py_ssize_t m = PyBytes_GET_SIZE(prefix);
+    if (buf_reserve(&b, m + 16) < 0) return NULL;
+    memcpy(b.data, PyBytes_AS_STRING(prefix), (size_t)m);
+    b.len = m;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t start = b.len;
+        int r = s4_value(&b, items[i], k ? k[2 * i] : '*');
+        if (r <= 0) {
+            PyMem_Free(b.data);
+            if (r < 0) return NULL;
+            return PyObject_CallOneArg(fallback, values);
+        }
+        if (k && k[2 * i + 1])
+            for (Py_ssize_t j = start; j < b.len; j++) b.data[j] = (char)~b.data[j];
+    }
+    PyObject *out = PyBytes_FromStringAndSize(b.data, b.len);
+    PyMem_Free(b.data);
+    return out;
+}
+
+/* decoding: every byte is read as p[i] ^ mask (mask ff in a descending field) */
+
+#define S4_FALLBACK ((PyObject *)NULL)
+
+static PyObject *s4_read_number(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
+                                unsigned char mask, char kind) {
+    Py_ssize_t q = *pos;
+    unsigned char h = p[q] ^ mask;
+    switch (h) {
+    case 0x06: if (kind == 'f' || kind == '*') { *pos = q + 1; return PyFloat_FromDouble(Py_NAN); } return S4_FALLBACK;
+    case 0x07: if (kind == 'f' || kind == '*') { *pos = q + 1; return PyFloat_FromDouble(-Py_HUGE_VAL); } return S4_FALLBACK;
+    case 0x23: if (kind == 'f' || kind == '*') { *pos = q + 1; return PyFloat_FromDouble(Py_HUGE_VAL); } return S4_FALLBACK;
+    case 0x15:
+        if (kind == 'm') {
+            if (!DecimalType) return S4_FALLBACK;
+            *pos = q + 1;
+            return PyObject_CallFunction(DecimalType, "s", "0");
+        }
+        *pos = q + 1;
+        return kind == 'f' ? PyFloat_FromDouble(0.0) : PyLong_FromLong(0);
+    }
+    if (h == 0x06 || h == 0x07 || h == 0x23) return S4_FALLBACK;
+    int neg = h < 0x15;
+    unsigned char nm = mask ^ (neg ? 0xff : 0);  /* reads M (and a plain exponent) */
+    long long e;
+    Py_ssize_t i = q + 1;
+    if (h >= 0x17 && h <= 0x21) e = h - 0x17;
+    else if (h >= 0x09 && h <= 0x13) e = 0x13 - h;
+    else {
+        /* large (22, 08) or small (16, 14): a varint, complemented for 08 and 16 */
+        unsigned char vm = mask ^ ((h == 0x08 || h == 0x16) ? 0xff : 0);
+        if (i >= n) return S4_FALLBACK;
+        unsigned char a0 = p[i] ^ vm;
+        unsigned long long v;
+        int len = a0 <= 240 ? 1 : a0 <= 248 ? 2 : a0 == 249 ? 3 : a0 - 246;
+        if (i + len > n || len > 9) return S4_FALLBACK;
+        if (len == 1) v = a0;
+        else if (len == 2) v = 240 + 256ULL * (a0 - 241) + (p[i + 1] ^ vm);
+        else if (len == 3) v = 2288 + 256ULL * (p[i + 1] ^ vm) + (p[i + 2] ^ vm);
+        else {
+            v = 0;
+            for (int j = 1; j < len; j++) v = (v << 8) | (unsigned char)(p[i + j] ^ vm);
+        }
+        /* canonical: the shortest form */
+        if ((len == 2 && v <= 240) || (len == 3 && v <= 2287) ||
+                (len >= 4 && (v <= 67823 || (len > 4 && (v >> (8 * (len - 2))) == 0))))
+            return S4_FALLBACK;
+        if (v > (1ULL << 40)) return S4_FALLBACK;  /* far beyond a double or an int64 */
+        i += len;
+        if (h == 0x22 || h == 0x08) { if (v < 11) return S4_FALLBACK; e = (long long)v; }
+        else { if (v < 1) return S4_FALLBACK; e = -(long long)v; }
+    }
+    unsigned char dig[64];
+    int nd = 0;
+    for (;;) {
+        if (i >= n || nd >= 64) return S4_FALLBACK;
+        unsigned char c = p[i++] ^ nm;
+        if (c > 0xc7) return S4_FALLBACK;
+        dig[nd++] = c >> 1;
+        if (!(c & 1)) break;
+    }
+    if (dig[0] == 0 || dig[nd - 1] == 0) return S4_FALLBACK;
+    if (kind == 'm' || (kind == '*' && e < nd)) {
+        /* a Decimal: the digits without the trailing zero, exact (no context rounding) */
+        if (!DecimalType) return S4_FALLBACK;
+        char text[200];
+        int t = 0;
+        if (neg) text[t++] = '-';
+        for (int j = 0; j < nd; j++) {
+            text[t++] = (char)('0' + dig[j] / 10);
+            text[t++] = (char)('0' + dig[j] % 10);
+        }
+        int strip = dig[nd - 1] % 10 == 0;
+        t -= strip;
+        snprintf(text + t, sizeof text - (size_t)t, "E%lld",
+                 2 * e - 2 * (long long)nd + strip);
+        *pos = i;
+        return PyObject_CallFunction(DecimalType, "s", text);
+    }
+    if (kind != 'f') {
+        /* integral only, below 10**20 */
+        if (e < nd || e > 10) return S4_FALLBACK;
+        unsigned long long acc = 0;
+        for (long long j = 0; j < e; j++) {
+            unsigned long long d = j < nd ? dig[j] : 0;
+            if (acc > (0xffffffffffffffffULL - d) / 100) return S4_FALLBACK;
+            acc = acc * 100 + d;
+        }
+        *pos = i;
+        if (!neg) return PyLong_FromUnsignedLongLong(acc);
+        if (acc > 0x8000000000000000ULL) return S4_FALLBACK;
+        return acc == 0x8000000000000000ULL ? PyLong_FromLongLong(LLONG_MIN)
+                                            : PyLong_FromLongLong(-(long long)acc);
+    }
+    /* float64: the decimal digits and exponent through Python's correctly rounded strtod */
+    char text[200];
+    int t = 0;
+    if (neg) text[t++] = '-';
+    for (int j = 0; j < nd; j++) {
+        text[t++] = (char)('0' + dig[j] / 10);
+        text[t++] = (char)('0' + dig[j] % 10);
+    }
+    snprintf(text + t, sizeof text - (size_t)t, "e%lld", 2 * e - 2 * (long long)nd);
+    double x = PyOS_string_to_double(text, NULL, NULL);
+    if (x == -1.0 && PyErr_Occurred()) { PyErr_Clear(); return S4_FALLBACK; }
+    *pos = i;
+    return PyFloat_FromDouble(x);
+}
+
+static PyObject *s4_read(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos, char kind,
+                         int desc) {
+    Py_ssize_t q = *pos;
+    if (q >= n) return S4_FALLBACK;
+    unsigned char mask = desc ? 0xff : 0, h = p[q] ^ mask;
+    if (h == 0x05) { *pos = q + 1; Py_RETURN_NONE; }
+    if (h >= 0x06 && h <= 0x23) {
+        if (kind == 's' || kind == 'y' || kind == 'Y') return S4_FALLBACK;
+        PyObject *v = s4_read_number(p, n, pos, mask, kind);
+        if (v && kind != '*' && kind != 'f' && kind != 'n' && kind != 'm' && !fits(kind, v)) {
+            Py_DECREF(v);
+            return S4_FALLBACK;
+        }
+        return v;
+    }
+    if (h == 0x24 && (kind == 's' || kind == '*')) {
+        Py_ssize_t end;
+        if (!desc) {
+            const unsigned char *z = memchr(p + q + 1, 0, (size_t)(n - q - 1));
+            if (!z) return S4_FALLBACK;
+            end = z - p;
+            PyObject *v = PyUnicode_DecodeUTF8((const char *)p + q + 1, end - q - 1, NULL);
+            if (!v) { PyErr_Clear(); return S4_FALLBACK; }
+            *pos = end + 1;
+            return v;
+        }
+        for (end = q + 1; end < n && p[end] != 0xff; end++) {}
+        if (end >= n) return S4_FALLBACK;
+        char *tmp = PyMem_Malloc((size_t)(end - q));
+        if (!tmp) return PyErr_NoMemory();
+        for (Py_ssize_t j = q + 1; j < end; j++) tmp[j - q - 1] = (char)~p[j];
+        PyObject *v = PyUnicode_DecodeUTF8(tmp, end - q - 1, NULL);
+        PyMem_Free(tmp);
+        if (!v) { PyErr_Clear(); return S4_FALLBACK; }
+        *pos = end + 1;
+        return v;
+    }
+    if (h == 0x25 && (kind == 'y' || kind == '*')) {
+        Py_ssize_t k = 0;
+        while (q + 1 + k < n && ((p[q + 1 + k] ^ mask) & 0x80)) k++;
+        if (q + 1 + k >= n || (p[q + 1 + k] ^ mask) != 0) return S4_FALLBACK;
+        Py_ssize_t len = 7 * k / 8;
+        if ((8 * len + 6) / 7 != k) return S4_FALLBACK;
+        int pad = (int)(7 * k - 8 * len);
+        if (pad && ((p[q + k] ^ mask) & ((1 << pad) - 1))) return S4_FALLBACK;
+        PyObject *v = PyBytes_FromStringAndSize(NULL, len);
+        if (!v) return NULL;
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(v);
+        unsigned int acc = 0;
+        int bits = 0;
+        Py_ssize_t w = 0;
+        for (Py_ssize_t j = 0; j < k && w < len; j++) {
+            acc = (acc << 7) | ((p[q + 1 + j] ^ mask) & 0x7f);
+            bits += 7;
+            if (bits >= 8) { bits -= 8; o[w++] = (unsigned char)(acc >> bits); acc &= (1u << bits) - 1; }
+        }
+        *pos = q + 2 + k;
+        return v;
+    }
+    if (h == 0x26 && !desc && (kind == 'Y' || kind == '*')) {
+        *pos = n;
+        return PyBytes_FromStringAndSize((const char *)p + q + 1, n - q - 1);
+    }
+    return S4_FALLBACK;
+}
+
+static PyObject *sqlite4_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4 || !PyBytes_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "sqlite4_decode(spec, fallback, prefix, key)");
+        return NULL;
+    }
+    PyObject *spec = args[0], *fallback = args[1], *prefix = args[2], *key = args[3];
+    if (!PyBytes_CheckExact(key)) return PyObject_CallOneArg(fallback, key);
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
+    Py_ssize_t n = PyBytes_GET_SIZE(key), m = PyBytes_GET_SIZE(prefix), pos = m;
+    if (n < m || memcmp(p, PyBytes_AS_STRING(prefix), (size_t)m) != 0)
+        return PyObject_CallOneArg(fallback, key);
+    if (spec == Py_None) {
+        PyObject *out = PyList_New(0);
+        if (!out) return NULL;
+        while (pos < n) {
+            PyObject *v = s4_read(p, n, &pos, '*', p[pos] >= 0xd9);
+            if (!v || PyList_Append(out, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(out);
+                if (PyErr_Occurred()) return NULL;
+                return PyObject_CallOneArg(fallback, key);
+            }
+            Py_DECREF(v);
+        }
+        if (!PyList_GET_SIZE(out)) { Py_DECREF(out); return PyObject_CallOneArg(fallback, key); }
+        PyObject *t = PyList_AsTuple(out);
+        Py_DECREF(out);
+        return t;
+    }
+    const char *k = PyBytes_AS_STRING(spec);
+    Py_ssize_t nf = PyBytes_GET_SIZE(spec) / 2;
+    PyObject *out = PyTuple_New(nf);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < nf; i++) {
+        PyObject *v = s4_read(p, n, &pos, k[2 * i], k[2 * i + 1]);
+        if (!v) {
+            Py_DECREF(out);
+            if (PyErr_Occurred()) return NULL;
+            return PyObject_CallOneArg(fallback, key);
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    if (pos != n) {
+        Py_DECREF(out);
+        return PyObject_CallOneArg(fallback, key);
+    }
+    return out;
+}
+
 static PyObject *configure(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *f32, *f32_from_bits, *uuid_type, *make_uuid;
-    if (!PyArg_ParseTuple(args, "OOOO", &f32, &f32_from_bits, &uuid_type, &make_uuid))
+    PyObject *f32, *f32_from_bits, *uuid_type, *make_uuid, *decimal_type;
+    if (!PyArg_ParseTuple(args, "OOOOO", &f32, &f32_from_bits, &uuid_type, &make_uuid,
+                          &decimal_type))
         return NULL;
+    Py_XSETREF(DecimalType, Py_NewRef(decimal_type));
     Py_XSETREF(Float32Type, Py_NewRef(f32));
     Py_XSETREF(Float32FromBits, Py_NewRef(f32_from_bits));
     Py_XSETREF(UUIDType, Py_NewRef(uuid_type));
@@ -646,6 +1086,10 @@ static PyMethodDef methods[] = {
      "bound_decode(kinds, fallback, key[, prefix]): a bound schema's decode."},
     {"skv_decode", (PyCFunction)(void (*)(void))skv_decode, METH_FASTCALL,
      "skv_decode(spec, fallback, key): an all-ascending skv schema's decode."},
+    {"sqlite4_encode", (PyCFunction)(void (*)(void))sqlite4_encode, METH_FASTCALL,
+     "sqlite4_encode(spec, fallback, prefix, values): an sqlite4 key, or fallback(values)."},
+    {"sqlite4_decode", (PyCFunction)(void (*)(void))sqlite4_decode, METH_FASTCALL,
+     "sqlite4_decode(spec, fallback, prefix, key): sqlite4 values, or fallback(key)."},
     {"configure", configure, METH_VARARGS, "Hand over the Python types the C code needs."},
     {NULL, NULL, 0, NULL},
 };

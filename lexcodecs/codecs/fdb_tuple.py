@@ -20,6 +20,7 @@ Type codes (spec §2)::
 
 from __future__ import annotations
 
+import decimal
 import os
 import struct
 import sys
@@ -844,7 +845,7 @@ def _load_speedups() -> Any:
         from .. import _speedups  # type: ignore[attr-defined]
     except ImportError:
         return None
-    _speedups.configure(Float32, Float32.from_bits, uuid.UUID, _make_uuid)
+    _speedups.configure(Float32, Float32.from_bits, uuid.UUID, _make_uuid, decimal.Decimal)
     return _speedups
 
 

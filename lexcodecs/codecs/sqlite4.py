@@ -36,6 +36,7 @@ from __future__ import annotations
 import decimal
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar, Final
 
 from .._bytes import invert, strinc
@@ -234,6 +235,29 @@ def _int_digits(n: int) -> str:
 
 
 def _write_int(n: int) -> bytes:
+    # the int64 range inline (the medium classes, E <= 10): a call costs as much as a step
+    if 0 < n < 10**20:
+        s = str(n)
+        size = len(s)
+        t = s.rstrip("0")
+        if size & 1:
+            t = "0" + t
+            size += 1
+        if len(t) & 1:
+            t += "0"
+        pairs = _fromhex(t)
+        return _MEDIUM_POS[size >> 1] + pairs[:-1].translate(_ODD) + _LAST[pairs[-1]]
+    if 0 > n > -(10**20):
+        s = str(-n)
+        size = len(s)
+        t = s.rstrip("0")
+        if size & 1:
+            t = "0" + t
+            size += 1
+        if len(t) & 1:
+            t += "0"
+        pairs = _fromhex(t)
+        return _MEDIUM_NEG[size >> 1] + pairs[:-1].translate(_NEG_ODD) + _NEG_LAST[pairs[-1]]
     if n > 0:
         s = _int_digits(n)
         return _number(False, s.rstrip("0"), len(s))
@@ -393,6 +417,29 @@ def _read_number(key: bytes, pos: int) -> tuple[Parsed, int]:
     digits, end = _read_mantissa(key, start, negative)
     stripped = digits.rstrip("0")
     return (None, negative, stripped, 2 * e - len(stripped)), end
+
+
+_POW100: Final = [100**k for k in range(MEDIUM_MAX_E + 1)]
+
+
+def _medium_int(key: bytes, pos: int) -> tuple[int, int] | None:
+    """The common case, read directly: a canonical integral number of the medium classes
+    (|n| < 10**20) at *pos*, and the offset after it; ``None`` for anything else (the
+    general reading then decides, with its errors)."""
+    h = key[pos]
+    if POS_MEDIUM <= h <= POS_MEDIUM + MEDIUM_MAX_E:
+        e = h - POS_MEDIUM
+        m = key[pos + 1:pos + 1 + e]  # an integer has at most E centimal digits
+    elif NEG_MEDIUM - MEDIUM_MAX_E <= h <= NEG_MEDIUM:
+        e = NEG_MEDIUM - h
+        m = invert(key[pos + 1:pos + 1 + e])
+    else:
+        return None
+    j = m.translate(_EVEN_MARK).find(0)
+    if j < 0 or m[0] < 2 or not m[j] or max(m[:j + 1]) > 0xC7:
+        return None
+    n = int(m[:j + 1].translate(_DIGIT_PAIR).hex()) * _POW100[e - j - 1]
+    return (n if h > ZERO else -n), pos + j + 2
 
 
 def _decimal_of(parsed: Parsed, key: bytes, pos: int) -> decimal.Decimal:
@@ -578,19 +625,40 @@ def read_binary_body(key: bytes, start: int) -> tuple[bytes, int]:
 
 def _read_ascending(key: bytes, pos: int) -> tuple[Any, int]:
     """One ascending value at *pos*, typed as a schemaless decode types it."""
-    h = key[pos]
-    if NAN <= h <= POS_INF:
-        parsed, end = _read_number(key, pos)
-        return _schemaless_number(parsed, key, pos), end
-    if h == NULL:
-        return None, pos + 1
-    if h == TEXT:
-        return _read_text(key, pos)
-    if h == BINARY:
-        return _read_binary(key, pos)
-    if h == FINAL_BINARY:
-        return key[pos + 1:], len(key)
-    raise _not_a_type(key, pos)
+    reader = _ASCENDING_READERS[key[pos]]
+    if reader is None:
+        raise _not_a_type(key, pos)
+    value, end = reader(key, pos)
+    return value, end
+
+
+def _read_null(key: bytes, pos: int) -> tuple[None, int]:
+    return None, pos + 1
+
+
+def _read_final(key: bytes, pos: int) -> tuple[bytes, int]:
+    return key[pos + 1:], len(key)
+
+
+def _read_schemaless_number(key: bytes, pos: int) -> tuple[Any, int]:
+    fast = _medium_int(key, pos)
+    if fast is not None:
+        return fast
+    parsed, end = _read_number(key, pos)
+    return _schemaless_number(parsed, key, pos), end
+
+
+def _reader_table() -> list[Any]:
+    table: list[Any] = [None] * 256
+    for h in range(NAN, POS_INF + 1):
+        table[h] = _read_schemaless_number
+    table[NULL], table[TEXT], table[BINARY] = _read_null, _read_text, _read_binary
+    table[FINAL_BINARY] = _read_final
+    return table
+
+
+#: ascending header -> its schemaless reader (None: not an ascending header)
+_ASCENDING_READERS: Final = _reader_table()
 
 
 def _not_a_type(key: bytes, pos: int) -> DecodeError:
@@ -648,11 +716,15 @@ def _value_reader(field: Field) -> Callable[[bytes, int], tuple[Any, int]]:
         return _read_binary
     if t == "decimal":
         def read_decimal(key: bytes, pos: int) -> tuple[Any, int]:
+            # no int shortcut: Decimal(10) would keep the zero that Decimal("1E+1") strips
             parsed, end = _read_number(key, pos)
             return _decimal_of(parsed, key, pos), end
         return read_decimal
     if t == "float64":
         def read_float(key: bytes, pos: int) -> tuple[Any, int]:
+            fast = _medium_int(key, pos)
+            if fast is not None:  # int -> float rounds correctly
+                return float(fast[0]), fast[1]
             parsed, end = _read_number(key, pos)
             if parsed[0] is not None:
                 return _FLOAT_SPECIAL[parsed[0]], end
@@ -663,6 +735,9 @@ def _value_reader(field: Field) -> Callable[[bytes, int], tuple[Any, int]]:
     lo, hi = (INT_TYPES[t].min, INT_TYPES[t].max) if t in INT_TYPES else (None, None)
 
     def read_int(key: bytes, pos: int) -> tuple[Any, int]:
+        fast = _medium_int(key, pos)
+        if fast is not None and (lo is None or lo <= fast[0] <= hi):  # type: ignore[operator]
+            return fast
         parsed, end = _read_number(key, pos)
         n = _int_of(parsed, key, pos)
         if n is None:
@@ -690,36 +765,55 @@ def _allowed_headers(field: Field) -> frozenset[int]:
 
 
 def _field_reader(field: Field) -> Callable[[bytes, int], tuple[Any, int]]:
-    """The strict reader of one schema field: direction, type and NULL checked."""
+    """The strict reader of one schema field: direction, type and NULL checked.
+
+    An ascending field reads through a table of the headers it admits; anything else is
+    explained by :func:`_refuse_header`.
+    """
     read_value = _value_reader(field)
-    allowed = _allowed_headers(field)
-    desc = field.descending
-    direction = "descending" if desc else "ascending"
+    table: list[Any] = [None] * 256
+    for h in _allowed_headers(field):
+        table[h] = read_value
+    table[NULL] = _read_null
 
     def read_ascending(key: bytes, pos: int) -> tuple[Any, int]:
-        h = key[pos]
-        if h == NULL:
-            return None, pos + 1
-        if h not in allowed:
+        reader = table[key[pos]]
+        if reader is None:
             raise _mismatch(key, pos, field)
-        return read_value(key, pos)
+        value, end = reader(key, pos)
+        return value, end
 
-    def read(key: bytes, pos: int) -> tuple[Any, int]:
-        if pos >= len(key):
-            raise _truncated(key, "key ends before the field")
-        b = key[pos]
-        found_desc = 0xFF ^ BINARY <= b <= 0xFF ^ NULL
-        if not (_FIRST_ASC <= b <= _LAST_ASC or found_desc):
-            raise _not_a_type(key, pos)
-        if found_desc != desc:
-            found = "descending" if found_desc else "ascending"
-            raise DecodeError(f"{found} header in a field declared {direction}", offset=pos,
-                              found=key[pos:pos + 1],
-                              expected=f"a {direction} {field.type} or NULL")
-        if desc:
-            return read_descending(read_ascending, key, pos)
-        return read_ascending(key, pos)
-    return read
+    if field.descending:
+        def read(key: bytes, pos: int) -> tuple[Any, int]:
+            if pos < len(key) and 0xFF ^ BINARY <= key[pos] <= 0xFF ^ NULL:
+                return read_descending(read_ascending, key, pos)
+            raise _refuse_header(key, pos, field)
+        return read
+
+    def read_asc(key: bytes, pos: int) -> tuple[Any, int]:
+        reader = table[key[pos]] if pos < len(key) else None
+        if reader is None:
+            raise _refuse_header(key, pos, field)
+        value, end = reader(key, pos)
+        return value, end
+    return read_asc
+
+
+def _refuse_header(key: bytes, pos: int, field: Field) -> DecodeError:
+    """Why the byte at *pos* cannot start a value of *field*."""
+    if pos >= len(key):
+        return _truncated(key, "key ends before the field")
+    b = key[pos]
+    found_desc = 0xFF ^ BINARY <= b <= 0xFF ^ NULL
+    if not (_FIRST_ASC <= b <= _LAST_ASC or found_desc):
+        return _not_a_type(key, pos)
+    if found_desc != field.descending:
+        found, direction = (("descending", "ascending") if found_desc
+                            else ("ascending", "descending"))
+        return DecodeError(f"{found} header in a field declared {direction}", offset=pos,
+                           found=key[pos:pos + 1],
+                           expected=f"a {direction} {field.type} or NULL")
+    return _mismatch(key, pos, field)
 
 
 def _mismatch(key: bytes, pos: int, field: Field) -> DecodeError:
@@ -857,6 +951,8 @@ class Sqlite4Codec(BaseCodec):
         super().__init__(**options)
         table = self.options["table"]
         self.table_prefix: bytes = b"" if table is None else encode_varint(table)
+        # per-instance plain functions: the common case inline, the rest to the methods
+        self.encode, self.decode = _fast_paths(self)  # type: ignore[method-assign]
 
     @property
     def capabilities(self) -> Capabilities:
@@ -954,10 +1050,92 @@ class Sqlite4Codec(BaseCodec):
         return bound
 
 
+def _fast_paths(codec: Sqlite4Codec, speedups: Any = "default"
+                ) -> tuple[Callable[..., bytes], Callable[..., tuple[Any, ...]]]:
+    """The instance's ``encode`` and ``decode`` without a schema: exact types through the
+    writer table, headers through the reader table, and anything else -- a schema, a
+    subclass, a descending value, any error -- to the class's methods, which accept exactly
+    the same and explain every refusal."""
+    writers = _SCHEMALESS_WRITERS
+    readers = _ASCENDING_READERS
+    prefix = codec.table_prefix
+    careful_encode = partial(Sqlite4Codec.encode, codec)
+    careful_decode = partial(Sqlite4Codec.decode, codec)
+
+    def encode_values(values: Sequence[Any]) -> bytes:
+        if type(values) is tuple:
+            try:
+                if len(values) == 1:
+                    v = values[0]
+                    return prefix + writers[type(v)](v)
+                if values:
+                    return prefix + b"".join([writers[type(v)](v) for v in values])
+            except Exception:
+                pass
+        return careful_encode(values)
+
+    def decode_key(key: bytes) -> tuple[Any, ...]:
+        if type(key) is bytes and not prefix:
+            try:
+                value, pos = readers[key[0]](key, 0)
+                if pos == len(key):
+                    return (value,)
+                out = [value]
+                while pos < len(key):
+                    value, pos = readers[key[pos]](key, pos)
+                    out.append(value)
+                return tuple(out)
+            except Exception:
+                pass
+        return careful_decode(key)
+
+    if speedups == "default":
+        speedups = _speedups()
+    if speedups is not None:  # C first; it hands anything unusual to the Python above
+        encode_values = partial(speedups.sqlite4_encode, None, encode_values, prefix)
+        decode_key = partial(speedups.sqlite4_decode, None, decode_key, prefix)
+
+    def encode(values: Sequence[Any], schema: SchemaLike | None = None) -> bytes:
+        if schema is None:
+            return encode_values(values)
+        return careful_encode(values, schema)
+
+    def decode(key: bytes, schema: SchemaLike | None = None) -> tuple[Any, ...]:
+        if schema is None:
+            return decode_key(key)
+        return careful_decode(key, schema)
+
+    return encode, decode
+
+
+def _speedups() -> Any:
+    """The optional C extension, shared with fdb-tuple (which loads and configures it)."""
+    from .fdb_tuple import SPEEDUPS
+
+    return SPEEDUPS if SPEEDUPS is not None and hasattr(SPEEDUPS, "sqlite4_decode") else None
+
+
+#: field type -> the kind letter of lexcodecs/_speedups.c
+_C_KINDS: Final = {
+    "int": "n", "int8": "a", "int16": "b", "int32": "c", "int64": "d",
+    "uint8": "A", "uint16": "B", "uint32": "C", "uint64": "D",
+    "float64": "f", "decimal": "m", "string": "s", "bytes": "y",
+}
+
+
+def _c_spec(schema: KeySchema) -> bytes:
+    """Two bytes per field for the C code: the kind letter and 1 when descending."""
+    out = bytearray()
+    for f in schema.fields:
+        kind = "Y" if f.options.get("final", False) else _C_KINDS[f.type]
+        out += bytes((ord(kind), f.descending))
+    return bytes(out)
+
+
 class BoundSqlite4(BoundKey):
     """A bound ``sqlite4`` schema: the table prefix, then the fields' encodings."""
 
-    __slots__ = ("encode", "final", "table_prefix")
+    __slots__ = ("decode", "encode", "final", "table_prefix")
 
     def __init__(self, codec: Sqlite4Codec, schema: KeySchema, plans: Sequence[FieldPlan]
                  ) -> None:
@@ -966,6 +1144,15 @@ class BoundSqlite4(BoundKey):
         self.final = bool(schema.fields[-1].options.get("final", False))
         # a slot shadowing the method: calls reach the compiled code with no frame between
         self.encode = _compile_encode(schema, self.table_prefix, self.careful_encode)  # type: ignore[method-assign,assignment]
+        readers = [p.decode for p in self.plans]
+        decode = (self.careful_decode if self.table_prefix
+                  else _fast_decode(readers, self.careful_decode))  # type: ignore[arg-type]
+        speedups = _speedups()
+        if speedups is not None:  # C first, for the whole key; the unusual goes to Python
+            spec = _c_spec(schema)
+            self.encode = partial(speedups.sqlite4_encode, spec, self.encode, self.table_prefix)  # type: ignore[method-assign]
+            decode = partial(speedups.sqlite4_decode, spec, decode, self.table_prefix)
+        self.decode = decode  # type: ignore[method-assign,assignment]
 
     @property
     def prefix_free(self) -> bool:
@@ -976,7 +1163,8 @@ class BoundSqlite4(BoundKey):
         """The reference writing, field by field, with every refusal explained."""
         return self.table_prefix + BoundKey.encode(self, values)
 
-    def decode(self, key: bytes) -> tuple[Any, ...]:
+    def careful_decode(self, key: bytes) -> tuple[Any, ...]:
+        """The reference reading, with the field and offset of every error."""
         codec = self.codec
         assert isinstance(codec, Sqlite4Codec)
         data = as_key_bytes(NAME, key)
@@ -1012,6 +1200,39 @@ class BoundSqlite4(BoundKey):
         if self.final and len(values) == len(self.plans):
             return start, start + b"\x00"
         return start, strinc(start)
+
+
+def _fast_decode(readers: Sequence[Callable[[bytes, int], tuple[Any, int]]],
+                 careful: Callable[[bytes], tuple[Any, ...]]) -> Callable[[bytes], tuple[Any, ...]]:
+    """The field readers in a tight loop; any error goes to *careful*, which adds context."""
+    if len(readers) == 1:
+        (read,) = readers
+
+        def decode_one(key: bytes) -> tuple[Any, ...]:
+            if type(key) is bytes:
+                try:
+                    value, pos = read(key, 0)
+                    if pos == len(key):
+                        return (value,)
+                except Exception:
+                    pass
+            return careful(key)
+        return decode_one
+
+    def decode(key: bytes) -> tuple[Any, ...]:
+        if type(key) is bytes:
+            try:
+                out = []
+                pos = 0
+                for read in readers:
+                    value, pos = read(key, pos)
+                    out.append(value)
+                if pos == len(key):
+                    return tuple(out)
+            except Exception:
+                pass
+        return careful(key)
+    return decode
 
 
 def _compile_encode(schema: KeySchema, table: bytes, careful: Callable[[Sequence[Any]], bytes]
