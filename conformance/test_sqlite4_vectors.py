@@ -94,14 +94,15 @@ def _fields_text(fields: list[dict[str, Any]] | None) -> str:
 
 
 def _value_text(obj: dict[str, Any]) -> str:
-    """A typed JSON value, short: ``1.5``, ``f64:3fe0...``, ``'abc'``, ``x'666f6f'``."""
+    """A typed JSON value, short: ``1.5``, ``f64:3fe0...``, ``'abc'``, ``b'foo'``, ``x'00'``."""
     (kind, raw), = ((k, v) for k, v in obj.items() if k != "width")
     if kind == "null":
         return "NULL"
     if kind == "str":
         return repr(raw)
     if kind == "bytes":
-        return f"x'{raw}'"
+        data = bytes.fromhex(raw)
+        return repr(data) if data and all(0x20 < b < 0x7F for b in data) else f"x'{raw}'"
     if kind == "f64":
         return f"f64:{raw}"
     return str(raw)

@@ -238,7 +238,7 @@ def test_seed_bin_column_is_the_binary_body_without_its_type_byte() -> None:
     ("bin-", ["-int", "-int", "-bin"], "bin-_-int_-int_-bin"),
     ("x-int", ["int"], "x-int_int"),
     ("naïve résumé", ["bin"], "naïve résumé_bin"),
-])
+], ids=lambda v: "_".join(v) if isinstance(v, list) else v)
 def test_index_name_round_trip(name: str, columns: list[str], index_name: str) -> None:
     index = SecondaryIndex(name, columns)
     assert index.index_name == index_name
@@ -294,7 +294,7 @@ def test_index_names_are_built_or_refused_as_the_spec_says(name: str, tokens: li
     ("n", ["desc-int"]),
     ("n", [""]),
     ("n", [3]),
-])
+], ids=repr)
 def test_index_refusals(name: str, columns: Any) -> None:
     with pytest.raises(SchemaError) as info:
         SecondaryIndex(name, columns)
@@ -345,7 +345,7 @@ def test_index_column_constructor_refuses_an_unknown_type_with_a_schema_error() 
     (["int"], [b"\x01"], UnsupportedTypeError, 0),
     (["int"], [Decimal("sNaN")], EncodeError, 0),
     (["int"], [Decimal("NaN7")], EncodeError, 0),
-])
+], ids=lambda v: v.__name__ if isinstance(v, type) else repr(v))
 def test_value_refusals_name_the_codec_and_the_column(
         columns: list[str], values: list[Any], error: type[Exception], at: int) -> None:
     index = SecondaryIndex("t", columns)
@@ -626,7 +626,7 @@ def test_parse_column_errors_name_the_column() -> None:
     (SecondaryIndex("name", ["bin", "bin"]), [b"bob", b""]),
     (SecondaryIndex("name2", ["bin"]), [b"bob"]),
     (NAME_AGE, [b"bob", 37]),
-])
+], ids=lambda v: v.index_name if isinstance(v, SecondaryIndex) else repr(v))
 def test_index_parse_refuses_a_key_of_another_index(other: SecondaryIndex, values: list[Any]
                                                     ) -> None:
     key = other.key(values, b"/person/1")

@@ -77,6 +77,11 @@ def _index_error(reason: str, value: Any, expected: str) -> SchemaError:
     return SchemaError(reason, codec=CODEC, value=value, expected=expected)
 
 
+def _check_column_type(instance: Any, attribute: Any, value: Any) -> None:
+    if value not in COLUMN_TYPES:
+        raise _index_error("unknown column type", value, "'bin' or 'int'")
+
+
 @attrs.frozen
 class IndexColumn:
     """One indexed column: ``bin`` (bytes) or ``int`` (a number), ascending or descending.
@@ -85,7 +90,7 @@ class IndexColumn:
     IndexColumn(type='int', descending=True)
     """
 
-    type: ColumnType = attrs.field(validator=attrs.validators.in_(COLUMN_TYPES))
+    type: ColumnType = attrs.field(validator=_check_column_type)
     descending: bool = False
 
     @property
@@ -103,6 +108,12 @@ class IndexColumn:
 
     def encode(self, value: Any) -> bytes:
         """The column's bytes for *value* (direction applied)."""
+        try:
+            return self._encode(value)
+        except LexCodecError as exc:
+            raise exc.add_context(codec=CODEC) from None
+
+    def _encode(self, value: Any) -> bytes:
         if value is None:
             raise EncodeError("NULL cannot be indexed (no column encoding holds it)",
                               value=value, expected="bytes" if self.type == "bin"
@@ -119,9 +130,12 @@ class IndexColumn:
 
     def read(self, key: bytes, pos: int) -> tuple[Any, int]:
         """``(value, next offset)`` of this column's encoding at *pos*."""
-        if self.descending:
-            return read_descending(self._read_ascending, key, pos)
-        return self._read_ascending(key, pos)
+        try:
+            if self.descending:
+                return read_descending(self._read_ascending, key, pos)
+            return self._read_ascending(key, pos)
+        except LexCodecError as exc:
+            raise exc.add_context(codec=CODEC) from None
 
     def _read_ascending(self, key: bytes, pos: int) -> tuple[Any, int]:
         if self.type == "bin":
@@ -130,7 +144,7 @@ class IndexColumn:
             raise DecodeError("truncated: int column missing", offset=len(key), found=b"",
                               expected="a number")
         if not NAN <= key[pos] <= POS_INF:
-            raise DecodeError(f"{key[pos]:02x} is not a number header (int column)",
+            raise DecodeError("not a number header (int column)",
                               offset=pos, found=key[pos:pos + 1],
                               expected="06..23" + (" (complemented: dc..f9)"
                                                    if self.descending else ""))
@@ -249,7 +263,12 @@ class SecondaryIndex:
 
 def _data_key(data_key: Any) -> bytes:
     if isinstance(data_key, str):
-        data = data_key.encode("utf-8", "strict")
+        try:
+            data = data_key.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise EncodeError("the data key is not encodable as UTF-8 (a lone surrogate)",
+                              codec=CODEC, value=data_key[exc.start:exc.end],
+                              expected="a str without lone surrogates, or bytes") from None
     elif isinstance(data_key, (bytes, bytearray, memoryview)):
         data = bytes(data_key)
     else:
@@ -297,9 +316,13 @@ def _parse(data: bytes) -> IndexEntry:
     raw_name = data[len(INDEX_PREFIX):slash]
     try:
         index = SecondaryIndex.from_index_name(raw_name.decode("utf-8"))
-    except (UnicodeDecodeError, SchemaError) as exc:
-        raise DecodeError(f"bad index name: {exc}", offset=len(INDEX_PREFIX),
-                          found=raw_name, expected="NAME_COLTYPE[_COLTYPE...]") from None
+    except UnicodeDecodeError as exc:
+        raise DecodeError(f"the index name is not UTF-8 ({exc.reason})",
+                          offset=len(INDEX_PREFIX) + exc.start, found=raw_name[exc.start:],
+                          expected="a UTF-8 index name") from None
+    except SchemaError as exc:
+        raise DecodeError(f"bad index name: {exc.reason}", offset=len(INDEX_PREFIX),
+                          found=raw_name, expected=exc.expected) from None
     pos = slash + 1
     values = []
     for i, column in enumerate(index.columns):
