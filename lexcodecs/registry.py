@@ -48,6 +48,7 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "lexkey": "lexcodecs.codecs.lexkey:LexKeyCodec",
     "lexkey-legacy": "lexcodecs.codecs.lexkey:LexKeyLegacyCodec",
     "skv": "lexcodecs.codecs.skv:SkvCodec",
+    "orderly": "lexcodecs.codecs.orderly:OrderlyCodec",
     "sqlite4": "lexcodecs.codecs.sqlite4:Sqlite4Codec",
 }
 

@@ -50,6 +50,7 @@ __all__ = [
     "check_refusals",
     "check_round_trip",
     "check_self_describing",
+    "order_schema",
 ]
 
 #: Python types a decoded value of each field type may have (NULL aside).
@@ -101,6 +102,17 @@ def _policy(codec: Codec) -> Any:
     return codec.capabilities.float_policy
 
 
+def order_schema(codec: Codec, schema: KeySchema) -> KeySchema:
+    """The schema whose natural order the codec's keys of *schema* follow: *schema* itself,
+    unless the bound codec says otherwise with ``order_schema`` (Orderly's
+    ``struct_order=desc`` flips every field)."""
+    try:
+        other = getattr(codec.bind(schema), "order_schema", None)
+    except Exception:
+        return schema
+    return other if isinstance(other, KeySchema) else schema
+
+
 def check_round_trip(codec: Codec, schema: KeySchema, values: Sequence[Any]) -> None:
     """decode(encode(values)) gives values back: equal in the model, of the declared types."""
     key = _encode("round_trip", codec, schema, values)
@@ -115,7 +127,8 @@ def check_round_trip(codec: Codec, schema: KeySchema, values: Sequence[Any]) -> 
                                f"{_show(values)} encodes to {_hex(key)}, which does not "
                                f"decode: {exc}") from exc
     caps = codec.capabilities
-    if not isinstance(back, tuple) or not model_equal(values, back, schema, _policy(codec)):
+    if not isinstance(back, tuple) or not model_equal(values, back, order_schema(codec, schema),
+                                                      _policy(codec)):
         if caps.explained(("round-trip",), schema, tuple(values), tuple(back)):
             return
         raise ConformanceError("round_trip", codec, schema,
@@ -133,9 +146,10 @@ def check_round_trip(codec: Codec, schema: KeySchema, values: Sequence[Any]) -> 
 def _keyed(check: str, codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]
            ) -> list[tuple[Any, bytes, tuple[Any, ...]]]:
     out = []
+    model_schema = order_schema(codec, schema)
     for values in batch:
         try:
-            model = natural_key(values, schema, _policy(codec))
+            model = natural_key(values, model_schema, _policy(codec))
         except ModelError as exc:
             raise ConformanceError(check, codec, schema,
                                    f"the model cannot order {_show(values)}: {exc}") from exc
@@ -226,6 +240,7 @@ def check_prefix_range(codec: Codec, schema: KeySchema, prefix: Sequence[Any],
                                f"stop {_hex(stop)}")
     n = len(prefix)
     policy = _policy(codec)
+    model_schema = order_schema(codec, schema)
     candidates = []
     for values in batch:
         candidates.append(tuple(values))
@@ -234,11 +249,16 @@ def check_prefix_range(codec: Codec, schema: KeySchema, prefix: Sequence[Any],
             candidates.append((*prefix[:j], values[j], *prefix[j + 1:], *values[n:]))
     for values in candidates:
         key = _encode("prefix_range", codec, schema, values)
-        extends = model_equal(values[:n], prefix, schema, policy)
+        extends = model_equal(values[:n], prefix, model_schema, policy)
         inside = start <= key and (stop is None or key < stop)
         if extends == inside:
             continue
         if not extends and caps.explained(("prefix-leak",), schema, tuple(prefix), values):
+            continue
+        # a declared collision between the prefix and these values leaks by nature
+        twin = (*prefix, *values[n:])
+        if not extends and (caps.explained(("collision",), schema, twin, values) or
+                            caps.explained(("collision",), schema, values, twin)):
             continue
         what = ("extends the prefix but its key falls outside" if extends
                 else "does not extend the prefix but its key falls inside")
@@ -251,7 +271,7 @@ def check_prefix_range(codec: Codec, schema: KeySchema, prefix: Sequence[Any],
 def check_null_placement(codec: Codec, schema: KeySchema, values: Sequence[Any],
                          index: int) -> None:
     """With every other field equal, NULL in field *index* sorts where the field says."""
-    f = schema.fields[index]
+    f = order_schema(codec, schema).fields[index]
     if values[index] is None:
         return
     with_null = list(values)
@@ -275,12 +295,14 @@ def check_null_placement(codec: Codec, schema: KeySchema, values: Sequence[Any],
 def check_descending(codec: Codec, schema: KeySchema, values: Sequence[Any], index: int,
                      other: Any) -> None:
     """Two keys that differ only in field *index* sort as that field's direction says."""
-    f = schema.fields[index]
+    model_schema = order_schema(codec, schema)
+    f = model_schema.fields[index]
     a, b = list(values), list(values)
     b[index] = other
     ka = _encode("descending", codec, schema, a)
     kb = _encode("descending", codec, schema, b)
-    ma, mb = natural_key(a, schema, _policy(codec)), natural_key(b, schema, _policy(codec))
+    ma = natural_key(a, model_schema, _policy(codec))
+    mb = natural_key(b, model_schema, _policy(codec))
     if ma == mb or ka == kb:
         return  # equal values, or a collision: the order and injective checks cover those
     caps = codec.capabilities
@@ -407,6 +429,7 @@ def _witness_schema(anomaly: Anomaly) -> KeySchema | None:
 def check_anomaly(codec: Codec, anomaly: Anomaly) -> None:
     """The declared *anomaly* really happens: its witness shows it."""
     schema = _witness_schema(anomaly)
+    model_schema = None if schema is None else order_schema(codec, schema)
     name = f"anomaly {anomaly.name!r}"
     w = anomaly.witness
 
@@ -424,15 +447,15 @@ def check_anomaly(codec: Codec, anomaly: Anomaly) -> None:
     pair: tuple[Any, Any] = (w[0], w[-1])
     if anomaly.kind == "order":
         a, b = w
-        if schema is not None and not natural_key(a, schema, _policy(codec)) < natural_key(
-                b, schema, _policy(codec)):
+        if model_schema is not None and not natural_key(
+                a, model_schema, _policy(codec)) < natural_key(b, model_schema, _policy(codec)):
             raise fail(f"witness {a!r} < {b!r} is not true in the natural order")
         ka, kb = enc(a), enc(b)
         if ka < kb:
             raise fail(f"does not happen: {a!r} -> {_hex(ka)} sorts before {b!r} -> {_hex(kb)}")
     elif anomaly.kind == "collision":
         a, b = w
-        same = (model_equal(a, b, schema, _policy(codec)) if schema is not None
+        same = (model_equal(a, b, model_schema, _policy(codec)) if model_schema is not None
                 else tuple(a) == tuple(b))
         if same:
             raise fail(f"witness values {a!r} and {b!r} are equal, not a collision")
@@ -441,7 +464,7 @@ def check_anomaly(codec: Codec, anomaly: Anomaly) -> None:
             raise fail(f"does not happen: {a!r} -> {_hex(ka)}, {b!r} -> {_hex(kb)}")
     elif anomaly.kind == "prefix-leak":
         prefix, values = w
-        if schema is not None and model_equal(values[:len(prefix)], prefix, schema,
+        if model_schema is not None and model_equal(values[:len(prefix)], prefix, model_schema,
                                               _policy(codec)):
             raise fail(f"witness {values!r} extends the prefix {prefix!r}: not a leak")
         start, stop = codec.prefix_range(prefix, schema)
@@ -456,7 +479,8 @@ def check_anomaly(codec: Codec, anomaly: Anomaly) -> None:
             back = codec.decode(key, schema)
         except LexCodecError:
             return  # not decoding back at all is a round-trip failure too
-        same = (model_equal(values, back, schema, _policy(codec)) if schema is not None
+        same = (model_equal(values, back, model_schema, _policy(codec))
+                if model_schema is not None
                 else tuple(back) == tuple(values))
         if same:
             raise fail(f"does not happen: {values!r} decodes back to itself")

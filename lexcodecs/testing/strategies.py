@@ -162,16 +162,30 @@ def values_for(field: Field, caps: Capabilities, overrides: Overrides | None = N
     return st.one_of(st.none(), base, base, base) if nullable else base
 
 
-def keys(schema: KeySchema, caps: Capabilities,
-         overrides: Overrides | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
-    """Whole keys of *schema*: one value per field."""
-    return st.tuples(*(values_for(f, caps, overrides) for f in schema.fields))
+def _field_values(schema: KeySchema, caps: Capabilities, overrides: Overrides | None,
+                  nullable: Sequence[bool] | None) -> list[st.SearchStrategy[Any]]:
+    """One strategy per field; *nullable* (per field) narrows where NULL is drawn."""
+    return [values_for(f, caps, overrides,
+                       nullable=None if nullable is None or nullable[i] else False)
+            for i, f in enumerate(schema.fields)]
 
 
-def prefixes(schema: KeySchema, caps: Capabilities,
-             overrides: Overrides | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
+def keys(schema: KeySchema, caps: Capabilities, overrides: Overrides | None = None, *,
+         nullable: Sequence[bool] | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
+    """Whole keys of *schema*: one value per field.
+
+    *nullable*, one flag per field, marks the fields that take no NULL even though the codec
+    has NULL (Orderly's fixed-width ints, say); a bound codec tells it with its own
+    ``nullable`` attribute, which :mod:`~lexcodecs.testing.conformance` passes on.
+    """
+    return st.tuples(*_field_values(schema, caps, overrides, nullable))
+
+
+def prefixes(schema: KeySchema, caps: Capabilities, overrides: Overrides | None = None, *,
+             nullable: Sequence[bool] | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
     """Proper prefixes of keys of *schema*: the first 0 .. n-1 field values."""
-    return st.tuples(keys(schema, caps, overrides), st.integers(0, len(schema) - 1)).map(
+    return st.tuples(keys(schema, caps, overrides, nullable=nullable),
+                     st.integers(0, len(schema) - 1)).map(
         lambda key_and_length: key_and_length[0][:key_and_length[1]])
 
 
@@ -179,13 +193,14 @@ _POOL_PICK: Final = st.integers(0, 5)
 
 
 def batches(schema: KeySchema, caps: Capabilities, overrides: Overrides | None = None, *,
-            min_size: int = 2, max_size: int = 16) -> st.SearchStrategy[list[tuple[Any, ...]]]:
+            min_size: int = 2, max_size: int = 16, nullable: Sequence[bool] | None = None
+            ) -> st.SearchStrategy[list[tuple[Any, ...]]]:
     """Lists of keys that tie often on leading fields (values come from small pools).
 
     Pair it with :func:`neighbour_pairs` to compare each key with its closest variants.
     """
     # strategies are built once here, not inside the draw: building them is what is slow
-    fields = [values_for(f, caps, overrides) for f in schema.fields]
+    fields = _field_values(schema, caps, overrides, nullable)
     pool_lists = [st.lists(s, min_size=1, max_size=3) for s in fields]
     sizes = st.integers(min_size, max_size)
 
@@ -241,11 +256,20 @@ def _neighbours(value: Any, field_type: str) -> list[Any]:
         return [value + "\x00", value + "a", value + " ", value[:-1], value + "\U0010ffff"]
     if isinstance(value, bytes):
         return [value + b"\x00", value + b"\xff", value[:-1], value + b"\x00\xff"]
+    if isinstance(value, decimal.Decimal) and value.is_finite():
+        # one more digit and one less: digit strings that are prefixes of each other, where
+        # a decimal format without a terminator goes wrong
+        sign, digits, exponent = value.as_tuple()
+        assert isinstance(exponent, int)
+        out = [-value, decimal.Decimal((sign, (*digits, 5), exponent - 1))]
+        if len(digits) > 1:
+            out.append(decimal.Decimal((sign, digits[:-1], exponent + 1)))
+        return out
     return []
 
 
 #: types whose neighbours the generic rules do not know
-_NO_NEIGHBOURS: Final = frozenset({"uuid", "timestamp", "duration", "decimal", "tuple"})
+_NO_NEIGHBOURS: Final = frozenset({"uuid", "timestamp", "duration", "tuple"})
 
 
 def _allowed(value: Any, field: Field, caps: Capabilities, overrides: Overrides | None) -> bool:
@@ -261,10 +285,11 @@ def _allowed(value: Any, field: Field, caps: Capabilities, overrides: Overrides 
 
 
 def junk_keys(schema: KeySchema, caps: Capabilities, encode: Any,
-              overrides: Overrides | None = None) -> st.SearchStrategy[bytes]:
+              overrides: Overrides | None = None, *,
+              nullable: Sequence[bool] | None = None) -> st.SearchStrategy[bytes]:
     """Bytes that are not (quite) keys: random bytes, or a valid key cut, spliced or flipped."""
     kinds = st.sampled_from(["random", "truncate", "flip", "insert", "append", "delete"])
-    whole = keys(schema, caps, overrides)
+    whole = keys(schema, caps, overrides, nullable=nullable)
     junk = st.binary(max_size=40)
     tail = st.binary(min_size=1, max_size=4)
     byte_values = st.sampled_from([0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]) | st.integers(0, 255)
