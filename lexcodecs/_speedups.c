@@ -1,4 +1,4 @@
-/* lexcodecs._speedups: optional C fast paths for the fdb-tuple, skv and sqlite4 codecs.
+/* lexcodecs._speedups: optional C fast paths for the fdb-tuple, skv, sqlite4 and orderly codecs.
  *
  * Theory of operation: these functions handle the common, well-formed case and nothing
  * else. Whenever they meet anything they do not expect -- an exotic type, an integer
@@ -1063,6 +1063,379 @@ static PyObject *sqlite4_decode(PyObject *self, PyObject *const *args, Py_ssize_
     return out;
 }
 
+/* -- orderly --------------------------------------------------------------------------
+ *
+ * orderly_encode(spec, fallback, values) and orderly_decode(spec, fallback, key): spec is
+ * the struct termination (0 AUTO, 1 MUST, 2 SHOULD_NOT) and then four bytes per field: the
+ * kind, flags (1: effectively descending, 2: declared SHOULD_NOT) and a big-endian length
+ * (fixed byte arrays). Kinds: q i Q I var-ints int64 int32 uint64 uint32 (no reserved
+ * bits), l j L J fixed int64 int32 uint64 uint32, d f float64 float32, s string, y fixed
+ * bytes. Decimal and variable-length byte fields stay in Python (the bound codec then does
+ * not call these at all). A var-int is read and then written again: only the bytes the
+ * encoder writes are accepted, everything else goes to fallback, which explains.
+ */
+
+typedef struct { int sign, s, d, lb, e, maxlen; } OLayout;
+static const OLayout OL_INT64 = {1, 6, 5, 3, 2, 9}, OL_INT32 = {1, 6, 5, 2, 3, 5},
+                     OL_UINT64 = {0, 7, 6, 3, 3, 9}, OL_UINT32 = {0, 7, 6, 2, 4, 5};
+
+static const OLayout *o_layout(char kind) {
+    switch (kind) {
+    case 'q': return &OL_INT64;
+    case 'i': return &OL_INT32;
+    case 'Q': return &OL_UINT64;
+    case 'I': return &OL_UINT32;
+    }
+    return NULL;
+}
+
+static int bit_length(unsigned long long v) {
+    int n = 0;
+    while (v) { n++; v >>= 1; }
+    return n;
+}
+
+/* the var-int of x (signed layouts: x is a two's-complement int64) into out[0..8] */
+static int ov_write(unsigned char *out, unsigned long long x, int neg, const OLayout *L,
+                    unsigned char mask) {
+    int bits = bit_length(neg ? ~x : x), len, h;
+    if (bits <= L->s) { len = 1; h = L->s; }
+    else if (bits <= L->d + 8) { len = 2; h = L->d; }
+    else { len = 1 + ((bits - L->e + 7) >> 3); h = L->e; }
+    if (len > L->maxlen) return 0;
+    unsigned int t;
+    if (L->sign) {
+        if (len == 1) t = neg ? 0x40 : 0x80;
+        else if (len == 2) t = neg ? 0x20 : 0xc0;
+        else if (neg) t = (unsigned)(((len - 3) ^ ((1 << L->lb) - 1)) << L->e);
+        else t = 0xe0 + (unsigned)((len - 3) << L->e);
+    } else {
+        t = len == 1 ? 0x00 : len == 2 ? 0x80 : 0xc0 + (unsigned)((len - 3) << L->e);
+    }
+    unsigned int hdata = 0;
+    if (len < 9) {
+        unsigned long long top = neg ? (unsigned long long)((long long)x >> (8 * (len - 1)))
+                                     : x >> (8 * (len - 1));
+        hdata = (unsigned int)(top & ((1ULL << h) - 1));
+    }
+    unsigned int hb = t | hdata;
+    if (!L->sign) hb += 1;
+    out[0] = (unsigned char)((hb ^ mask) & 0xff);
+    for (int i = len - 2, j = 1; i >= 0; i--, j++)
+        out[j] = (unsigned char)(((x >> (8 * i)) & 0xff) ^ mask);
+    return len;
+}
+
+/* 1: value read into *x / *neg (or NULL: *isnull); 0: not handled here */
+static int ov_read(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos, const OLayout *L,
+                   unsigned char mask, unsigned long long *x, int *neg, int *isnull) {
+    Py_ssize_t q = *pos;
+    *isnull = 0;
+    unsigned int u = (p[q] ^ mask) & 0xff;
+    if (!u) { *isnull = 1; *pos = q + 1; return 1; }
+    if (!L->sign) u -= 1;
+    unsigned int g = u & 0xff, ones = (1u << L->lb) - 1;
+    int len, negative = 0;
+    if (L->sign && !(g & 0x80)) {
+        negative = 1;
+        len = (g & 0x40) ? 1 : (g & 0x20) ? 2 : (int)(((~g) >> L->e) & ones) + 3;
+    } else if (L->sign) {
+        len = !(g & 0x40) ? 1 : !(g & 0x20) ? 2 : (int)((g >> L->e) & ones) + 3;
+    } else {
+        len = !(g & 0x80) ? 1 : !(g & 0x40) ? 2 : (int)((g >> L->e) & ones) + 3;
+    }
+    if (len > L->maxlen || q + len > n) return 0;
+    unsigned long long data = 0, c;
+    for (int j = 1; j < len; j++) data = (data << 8) | (unsigned char)(p[q + j] ^ mask);
+    int width;
+    if (len == 9) { c = data; width = 64; }
+    else {
+        int h = len == 1 ? L->s : len == 2 ? L->d : L->e;
+        c = ((unsigned long long)(u & ((1u << h) - 1)) << (8 * (len - 1))) | data;
+        width = h + 8 * (len - 1);
+    }
+    if (negative) {
+        if (width == 64) { if (!(c >> 63)) return 0; }
+        else c = c - (1ULL << width);  /* two's complement */
+    }
+    /* range of the 32-bit types */
+    if (L == &OL_INT32 && (negative ? (long long)c < -2147483648LL : c > 2147483647ULL)) return 0;
+    if (L == &OL_UINT32 && c > 4294967295ULL) return 0;
+    if (L == &OL_INT64 && !negative && (c >> 63)) return 0;
+    unsigned char again[9];
+    int m = ov_write(again, c, negative, L, mask);
+    if (m != len || memcmp(again, p + q, (size_t)len) != 0) return 0;
+    *x = c;
+    *neg = negative;
+    *pos = q + len;
+    return 1;
+}
+
+static int o_int_of(PyObject *v, char kind, unsigned long long *x, int *neg) {
+    if (Py_TYPE(v) != &PyLong_Type) return 0;
+    int overflow = 0;
+    long long s = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (s == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    int unsigned_kind = kind == 'Q' || kind == 'I' || kind == 'L' || kind == 'J';
+    int wide = kind == 'q' || kind == 'Q' || kind == 'l' || kind == 'L';
+    if (overflow > 0) {
+        if (!(unsigned_kind && wide)) return 0;
+        unsigned long long u = PyLong_AsUnsignedLongLong(v);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        *x = u; *neg = 0;
+        return 1;
+    }
+    if (overflow < 0) return 0;
+    if (unsigned_kind) {
+        if (s < 0 || (!wide && s > 4294967295LL)) return 0;
+    } else if (!wide && (s < -2147483648LL || s > 2147483647LL)) {
+        return 0;
+    }
+    *x = (unsigned long long)s;
+    *neg = s < 0;
+    return 1;
+}
+
+static unsigned long long f_transform(unsigned long long b, int bits) {
+    unsigned long long top = 1ULL << (bits - 1);
+    unsigned long long all = bits == 64 ? 0xffffffffffffffffULL : ((1ULL << bits) - 1);
+    b = (b & top) ? (b ^ all) : (b | top);
+    return (b + 1) & all;
+}
+
+static int o_kind_nullable(char kind) {
+    return !(kind == 'l' || kind == 'j' || kind == 'L' || kind == 'J' || kind == 'y');
+}
+
+/* one field; 1 written, 0 fall back, -1 error */
+static int o_write(Buf *b, PyObject *v, char kind, unsigned char mask, int t, Py_ssize_t flen) {
+    unsigned long long x;
+    int neg;
+    const OLayout *L = o_layout(kind);
+    if (v == Py_None) {
+        if (!o_kind_nullable(kind)) return 0;
+        if (!t) return 1;
+        int k = kind == 'd' ? 8 : kind == 'f' ? 4 : 1;
+        if (buf_reserve(b, k) < 0) return -1;
+        for (int j = 0; j < k; j++) b->data[b->len++] = (char)mask;
+        return 1;
+    }
+    if (L) {
+        unsigned char tmp[9];
+        if (!o_int_of(v, kind, &x, &neg)) return 0;
+        int len = ov_write(tmp, x, neg, L, mask);
+        if (!len || buf_reserve(b, len) < 0) return len ? -1 : 0;
+        memcpy(b->data + b->len, tmp, (size_t)len);
+        b->len += len;
+        return 1;
+    }
+    switch (kind) {
+    case 'l': case 'j': case 'L': case 'J': {
+        if (!o_int_of(v, kind, &x, &neg)) return 0;
+        int w = (kind == 'l' || kind == 'L') ? 8 : 4;
+        if (kind == 'l') x ^= 0x8000000000000000ULL;
+        if (kind == 'j') x = (x + 0x80000000ULL) & 0xffffffffULL;
+        if (buf_reserve(b, w) < 0) return -1;
+        for (int i = w - 1; i >= 0; i--) b->data[b->len++] = (char)(((x >> (8 * i)) & 0xff) ^ mask);
+        return 1;
+    }
+    case 'd': case 'f': {
+        unsigned long long bits;
+        int w;
+        if (kind == 'd') {
+            if (Py_TYPE(v) != &PyFloat_Type) return 0;
+            double d = PyFloat_AS_DOUBLE(v);
+            if (d != d) bits = 0x7ff8000000000000ULL;
+            else memcpy(&bits, &d, 8);
+            w = 8;
+        } else {
+            if (!Float32Type || (PyObject *)Py_TYPE(v) != Float32Type) return 0;
+            float f = (float)PyFloat_AS_DOUBLE(v);
+            unsigned int fb;
+            if (f != f) fb = 0x7fc00000u;
+            else memcpy(&fb, &f, 4);
+            bits = fb;
+            w = 4;
+        }
+        bits = f_transform(bits, 8 * w);
+        if (buf_reserve(b, w) < 0) return -1;
+        for (int i = w - 1; i >= 0; i--) b->data[b->len++] = (char)(((bits >> (8 * i)) & 0xff) ^ mask);
+        return 1;
+    }
+    case 's': {
+        if (Py_TYPE(v) != &PyUnicode_Type) return 0;
+        Py_ssize_t k;
+        const char *s = PyUnicode_AsUTF8AndSize(v, &k);
+        if (!s) { PyErr_Clear(); return 0; }
+        if (buf_reserve(b, k + 1) < 0) return -1;
+        for (Py_ssize_t j = 0; j < k; j++)
+            b->data[b->len++] = (char)((((unsigned char)s[j] + 2) & 0xff) ^ mask);
+        if (t || !k) b->data[b->len++] = (char)(0x01 ^ mask);
+        return 1;
+    }
+    case 'y': {
+        if (Py_TYPE(v) != &PyBytes_Type || PyBytes_GET_SIZE(v) != flen) return 0;
+        if (buf_reserve(b, flen) < 0) return -1;
+        const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(v);
+        for (Py_ssize_t j = 0; j < flen; j++) b->data[b->len++] = (char)(s[j] ^ mask);
+        return 1;
+    }
+    }
+    return 0;
+}
+
+static PyObject *orderly_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "orderly_encode(spec, fallback, values)");
+        return NULL;
+    }
+    PyObject *spec = args[0], *fallback = args[1], *values = args[2];
+    const unsigned char *k = (const unsigned char *)PyBytes_AS_STRING(spec);
+    Py_ssize_t nf = (PyBytes_GET_SIZE(spec) - 1) / 4;
+    if (!(PyTuple_CheckExact(values) || PyList_CheckExact(values)) ||
+            PySequence_Fast_GET_SIZE(values) != nf || nf > 64)
+        return PyObject_CallOneArg(fallback, values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    int t[64];
+    int ft = k[0];  /* 0 AUTO, 1 MUST, 2 SHOULD_NOT */
+    for (Py_ssize_t i = nf - 1; i >= 0; i--) {
+        const unsigned char *f = k + 1 + 4 * i;
+        int desc = f[1] & 1, term = (f[1] & 2) ? 2 : ft;
+        Py_ssize_t flen = (f[2] << 8) | f[3];
+        t[i] = term == 1 || (term == 0 && desc);
+        int empty = items[i] == Py_None ? !t[i] : ((char)f[0] == 'y' && flen == 0);
+        if (!empty) ft = 1;
+    }
+    Buf b = {NULL, 0, 0};
+    if (buf_reserve(&b, 32) < 0) return NULL;
+    for (Py_ssize_t i = 0; i < nf; i++) {
+        const unsigned char *f = k + 1 + 4 * i;
+        int r = o_write(&b, items[i], (char)f[0], (f[1] & 1) ? 0xff : 0, t[i],
+                        (f[2] << 8) | f[3]);
+        if (r <= 0) {
+            PyMem_Free(b.data);
+            if (r < 0) return NULL;
+            return PyObject_CallOneArg(fallback, values);
+        }
+    }
+    PyObject *out = PyBytes_FromStringAndSize(b.data, b.len);
+    PyMem_Free(b.data);
+    return out;
+}
+
+static PyObject *o_read(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos, char kind,
+                        unsigned char mask, Py_ssize_t flen) {
+    Py_ssize_t q = *pos;
+    const OLayout *L = o_layout(kind);
+    if (q >= n) {
+        if (o_kind_nullable(kind) || (kind == 'y' && flen == 0)) {
+            if (kind == 'y') return PyBytes_FromStringAndSize("", 0);
+            Py_RETURN_NONE;
+        }
+        return NULL;
+    }
+    if (L) {
+        unsigned long long x;
+        int neg, isnull;
+        if (!ov_read(p, n, pos, L, mask, &x, &neg, &isnull)) return NULL;
+        if (isnull) Py_RETURN_NONE;
+        return neg ? PyLong_FromLongLong((long long)x) : PyLong_FromUnsignedLongLong(x);
+    }
+    switch (kind) {
+    case 'l': case 'j': case 'L': case 'J': {
+        int w = (kind == 'l' || kind == 'L') ? 8 : 4;
+        if (q + w > n) return NULL;
+        unsigned long long x = 0;
+        for (int j = 0; j < w; j++) x = (x << 8) | (unsigned char)(p[q + j] ^ mask);
+        *pos = q + w;
+        if (kind == 'l') return PyLong_FromLongLong((long long)(x ^ 0x8000000000000000ULL));
+        if (kind == 'j') return PyLong_FromLongLong((long long)x - 0x80000000LL);
+        return PyLong_FromUnsignedLongLong(x);
+    }
+    case 'd': case 'f': {
+        int w = kind == 'd' ? 8 : 4;
+        if (q + w > n) return NULL;
+        unsigned long long x = 0;
+        for (int j = 0; j < w; j++) x = (x << 8) | (unsigned char)(p[q + j] ^ mask);
+        *pos = q + w;
+        if (!x) Py_RETURN_NONE;
+        x -= 1;
+        unsigned long long top = 1ULL << (8 * w - 1);
+        unsigned long long all = w == 8 ? 0xffffffffffffffffULL : 0xffffffffULL;
+        x = (x & top) ? (x ^ top) : (x ^ all);
+        if (w == 8) {
+            if ((x & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL &&
+                    (x & 0x000fffffffffffffULL) && x != 0x7ff8000000000000ULL) return NULL;
+            double d;
+            memcpy(&d, &x, 8);
+            return PyFloat_FromDouble(d);
+        }
+        if ((x & 0x7f800000ULL) == 0x7f800000ULL && (x & 0x007fffffULL) && x != 0x7fc00000ULL)
+            return NULL;
+        if (!Float32FromBits) return NULL;
+        return PyObject_CallFunction(Float32FromBits, "K", x);
+    }
+    case 's': {
+        if ((p[q] ^ mask) == 0) { *pos = q + 1; Py_RETURN_NONE; }
+        Py_ssize_t end = q;
+        unsigned char term = (unsigned char)(0x01 ^ mask);
+        while (end < n && p[end] != term) end++;
+        Py_ssize_t len = end - q;
+        char *tmp = PyMem_Malloc((size_t)(len ? len : 1));
+        if (!tmp) return PyErr_NoMemory();
+        for (Py_ssize_t j = 0; j < len; j++) tmp[j] = (char)(((p[q + j] ^ mask) - 2) & 0xff);
+        PyObject *v = PyUnicode_DecodeUTF8(tmp, len, NULL);
+        PyMem_Free(tmp);
+        if (!v) { PyErr_Clear(); return NULL; }
+        *pos = end < n ? end + 1 : n;
+        return v;
+    }
+    case 'y': {
+        if (q + flen > n) return NULL;
+        PyObject *v = PyBytes_FromStringAndSize(NULL, flen);
+        if (!v) return NULL;
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(v);
+        for (Py_ssize_t j = 0; j < flen; j++) o[j] = p[q + j] ^ mask;
+        *pos = q + flen;
+        return v;
+    }
+    }
+    return NULL;
+}
+
+static PyObject *orderly_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "orderly_decode(spec, fallback, key)");
+        return NULL;
+    }
+    PyObject *spec = args[0], *fallback = args[1], *key = args[2];
+    if (!PyBytes_CheckExact(key)) return PyObject_CallOneArg(fallback, key);
+    const unsigned char *k = (const unsigned char *)PyBytes_AS_STRING(spec);
+    Py_ssize_t nf = (PyBytes_GET_SIZE(spec) - 1) / 4;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
+    Py_ssize_t n = PyBytes_GET_SIZE(key), pos = 0;
+    PyObject *out = PyTuple_New(nf);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < nf; i++) {
+        const unsigned char *f = k + 1 + 4 * i;
+        PyObject *v = o_read(p, n, &pos, (char)f[0], (f[1] & 1) ? 0xff : 0,
+                             (f[2] << 8) | f[3]);
+        if (!v) {
+            Py_DECREF(out);
+            if (PyErr_Occurred()) return NULL;
+            return PyObject_CallOneArg(fallback, key);
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    if (pos != n) {
+        Py_DECREF(out);
+        return PyObject_CallOneArg(fallback, key);
+    }
+    return out;
+}
+
 static PyObject *configure(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *f32, *f32_from_bits, *uuid_type, *make_uuid, *decimal_type;
@@ -1090,6 +1463,10 @@ static PyMethodDef methods[] = {
      "sqlite4_encode(spec, fallback, prefix, values): an sqlite4 key, or fallback(values)."},
     {"sqlite4_decode", (PyCFunction)(void (*)(void))sqlite4_decode, METH_FASTCALL,
      "sqlite4_decode(spec, fallback, prefix, key): sqlite4 values, or fallback(key)."},
+    {"orderly_encode", (PyCFunction)(void (*)(void))orderly_encode, METH_FASTCALL,
+     "orderly_encode(spec, fallback, values): an orderly key, or fallback(values)."},
+    {"orderly_decode", (PyCFunction)(void (*)(void))orderly_decode, METH_FASTCALL,
+     "orderly_decode(spec, fallback, key): orderly values, or fallback(key)."},
     {"configure", configure, METH_VARARGS, "Hand over the Python types the C code needs."},
     {NULL, NULL, 0, NULL},
 };

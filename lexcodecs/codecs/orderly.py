@@ -37,6 +37,7 @@ from __future__ import annotations
 import decimal
 import struct
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -896,7 +897,7 @@ class OrderlyCodec(BaseCodec):
 class BoundOrderly(BoundKey):
     """A bound ``orderly`` schema: the struct of its fields (spec §11)."""
 
-    __slots__ = ("codecs", "declared", "nullable", "order_schema")
+    __slots__ = ("codecs", "declared", "decode", "encode", "nullable", "order_schema")
 
     def __init__(self, codec: OrderlyCodec, schema: KeySchema, plans: Sequence[FieldPlan]
                  ) -> None:
@@ -910,6 +911,14 @@ class BoundOrderly(BoundKey):
         #: field, NULL staying the lowest value (read by the conformance harness)
         self.order_schema = schema if not desc else KeySchema(tuple(
             Field(f.name, f.type, not f.descending, None, f.options) for f in schema.fields))
+        # slots shadowing the methods: C first when it knows every field, else Python
+        self.encode = self.careful_encode  # type: ignore[method-assign]
+        self.decode = self.careful_decode  # type: ignore[method-assign]
+        speedups = _speedups()
+        spec = _c_spec(schema, self.codecs, codec.options["struct_termination"])
+        if speedups is not None and spec is not None:
+            self.encode = partial(speedups.orderly_encode, spec, self.careful_encode)  # type: ignore[method-assign]
+            self.decode = partial(speedups.orderly_decode, spec, self.careful_decode)  # type: ignore[method-assign]
 
     @property
     def prefix_free(self) -> bool:
@@ -948,7 +957,8 @@ class BoundOrderly(BoundKey):
                 ft = MUST
         return parts
 
-    def encode(self, values: Sequence[Any]) -> bytes:
+    def careful_encode(self, values: Sequence[Any]) -> bytes:
+        """The reference writing, with every refusal explained."""
         return b"".join(self._parts(self._checked(values), self._struct_termination()))
 
     def field_lengths(self, values: Sequence[Any]) -> tuple[int, ...]:
@@ -968,14 +978,13 @@ class BoundOrderly(BoundKey):
     def serialized_length(self, values: Sequence[Any]) -> int:
         return sum(self.field_lengths(values))
 
-    def decode(self, key: bytes) -> tuple[Any, ...]:
+    def careful_decode(self, key: bytes) -> tuple[Any, ...]:
+        """The reference reading, with the field and offset of every error."""
         data = as_key_bytes(NAME, key)
         out = []
         pos = 0
         for i, fc in enumerate(self.codecs):
             try:
-                if pos >= len(data) and not fc.nullable:
-                    raise _truncated(data, f"the key ends before field {i}")
                 value, pos = fc.read(data, pos)
             except LexCodecError as exc:
                 raise self._context(exc, i) from None
@@ -991,8 +1000,6 @@ class BoundOrderly(BoundKey):
             raise IndexError(f"field {field} of a schema of {len(self.codecs)} fields")
         fc = self.codecs[field]
         try:
-            if offset >= len(data) and not fc.nullable:
-                raise _truncated(data, f"the key ends before field {field}")
             return fc.skip(data, offset)
         except LexCodecError as exc:
             raise self._context(exc, field) from None
@@ -1010,6 +1017,38 @@ class BoundOrderly(BoundKey):
             return b"", None
         start = b"".join(self._parts(checked, self._struct_termination()))
         return start, strinc(b"".join(self._parts(checked, MUST)))
+
+
+def _speedups() -> Any:
+    """The optional C extension, shared with fdb-tuple (which loads and configures it)."""
+    from .fdb_tuple import SPEEDUPS
+
+    return SPEEDUPS if SPEEDUPS is not None and hasattr(SPEEDUPS, "orderly_decode") else None
+
+
+#: (field type, encoding) -> the kind letter of lexcodecs/_speedups.c
+_C_KINDS: Final = {
+    ("int64", "var"): "q", ("int32", "var"): "i", ("uint64", "var"): "Q",
+    ("uint32", "var"): "I", ("int64", "fixed"): "l", ("int32", "fixed"): "j",
+    ("uint64", "fixed"): "L", ("uint32", "fixed"): "J", ("float64", "var"): "d",
+    ("float32", "var"): "f", ("string", "var"): "s", ("bytes", "fixed"): "y",
+}
+_C_TERMINATION: Final = {AUTO: 0, MUST: 1, SHOULD_NOT: 2}
+
+
+def _c_spec(schema: KeySchema, codecs: Sequence[_FieldCodec], struct_term: str
+            ) -> bytes | None:
+    """The C code's description of the struct, or None when a field is Python's alone
+    (decimal, variable-length bytes, reserved bits, a fixed array above 65535 bytes)."""
+    out = bytearray((_C_TERMINATION[struct_term],))
+    for f, fc in zip(schema.fields, codecs):
+        kind = _C_KINDS.get((f.type, str(f.options.get("encoding", "var"))))
+        length = int(f.options.get("length", 0) or 0)
+        if kind is None or f.options.get("reserved_bits", 0) or length > 0xFFFF:
+            return None
+        flags = (1 if fc.desc else 0) | (2 if f.options.get("termination") == SHOULD_NOT else 0)
+        out += bytes((ord(kind), flags, length >> 8, length & 0xFF))
+    return bytes(out)
 
 
 # -- capabilities and anomalies (spec §13, §14.8) -------------------------------------------
