@@ -122,13 +122,9 @@ def _mask_bytes(data: bytes, mask: int) -> bytes:
     return invert(data) if mask else data
 
 
-class _Truncated(DecodeError):
-    """A read ran past the end of the key."""
-
-
 def _truncated(key: bytes, what: str) -> DecodeError:
-    return _Truncated(f"truncated: {what}", offset=len(key), found=b"",
-                      expected="more bytes")
+    return DecodeError(f"truncated: {what}", offset=len(key), found=b"",
+                       expected="more bytes")
 
 
 # -- var-ints (spec §5) ---------------------------------------------------------------------
@@ -788,7 +784,7 @@ class OrderlyCodec(BaseCodec):
     >>> codec.encode((1, "ab", 1.0), schema).hex(" ")
     '81 63 64 01 bf 80 00 01'
     >>> codec.decode(bytes.fromhex("81636401bf800001"), schema)
-    (1, 'ab', 1.0)
+    (1, 'ab', Float32(1.0))
     >>> codec.skip(bytes.fromhex("81636401bf800001"), schema, 1, 1)
     4
     """
@@ -823,6 +819,15 @@ class OrderlyCodec(BaseCodec):
         return self._capabilities
 
     def check_field(self, index: int, field: Field, schema: KeySchema) -> None:
+        if self.struct_desc and field.nulls is not None:
+            # nulls names the place in the final order, which struct_order=desc flips too
+            natural = "first" if field.descending else "last"
+            if field.nulls != natural:
+                raise self.refuse(index, field, f"NULL cannot sort {field.nulls} here: it is "
+                                  "the lowest value, and struct_order=desc makes this field "
+                                  f"{'ascending' if field.descending else 'descending'}",
+                                  f"nulls left out (or nulls {natural})")
+            field = attrs.evolve(field, nulls=None)
         super().check_field(index, field, schema)
         opts = field.options
         t = field.type

@@ -392,6 +392,12 @@ def check_refusals(codec: Codec, schema: KeySchema) -> None:
             raise ConformanceError("refusals", codec, changed,
                                    f"binding raised {type(exc).__name__}: {exc}; a schema the "
                                    "codec cannot express must raise SchemaError") from exc
+        if caps.nulls == "fixed" and probe.nulls is not None:
+            # "fixed" is relative to the direction the keys really have: a codec that flips
+            # every field (order_schema) expresses asc+nulls last as natural desc
+            effective = order_schema(codec, changed).fields[0]
+            if probe.nulls == ("last" if effective.descending else "first"):
+                continue
         raise ConformanceError("refusals", codec, changed,
                                f"the codec declares {why}, but it bound this schema")
     probes: list[tuple[str, Any]] = []
