@@ -262,7 +262,11 @@ def _write_int(n: int) -> bytes:
         s = _int_digits(n)
         return _number(False, s.rstrip("0"), len(s))
     if n < 0:
-        s = _int_digits(-n)
+        try:
+            s = _int_digits(-n)
+        except EncodeError as exc:
+            exc.value = n  # the int as given, sign included
+            raise
         return _number(True, s.rstrip("0"), len(s))
     return b"\x15"
 
@@ -446,11 +450,12 @@ def _decimal_of(parsed: Parsed, key: bytes, pos: int) -> decimal.Decimal:
     special, negative, digits, exponent = parsed
     if special is not None:
         return _DECIMAL_SPECIAL[special]
-    adjusted = exponent + len(digits) - 1
-    if not decimal.MIN_EMIN <= adjusted <= decimal.MAX_EMAX:
+    # the limits of the Decimal constructor (no context): the last digit's exponent down to
+    # MIN_ETINY, the leading digit's up to MAX_EMAX
+    if exponent < decimal.MIN_ETINY or exponent + len(digits) - 1 > decimal.MAX_EMAX:
         raise DecodeError("number beyond the exponent range of Python's Decimal", offset=pos,
                           found=key[pos:pos + 1],
-                          expected=f"an exponent within {decimal.MIN_EMIN}..{decimal.MAX_EMAX}")
+                          expected=f"exponents within {decimal.MIN_ETINY}..{decimal.MAX_EMAX}")
     return decimal.Decimal(f"{'-' if negative else ''}{digits}E{exponent}")
 
 
@@ -749,8 +754,10 @@ def _value_reader(field: Field) -> Callable[[bytes, int], tuple[Any, int]]:
                 f"integer of more than {MAX_INT_DIGITS} digits ({t} field)",
                 offset=pos, found=key[pos:end], expected="an integer")
         if lo is not None and hi is not None and not lo <= n <= hi:
-            raise DecodeError(f"{n} is out of range for {t}", offset=pos, found=key[pos:end],
-                              expected=f"{lo}..{hi}")
+            shown = str(n) if n.bit_length() <= 256 else \
+                f"an integer of {len(_int_digits(abs(n)))} digits"
+            raise DecodeError(f"{shown} is out of range for {t}", offset=pos,
+                              found=key[pos:end], expected=f"{lo}..{hi}")
         return n, end
     return read_int
 

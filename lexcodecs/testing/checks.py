@@ -34,8 +34,8 @@ from typing import Any, Final
 
 from ..codec import Anomaly, Codec
 from ..errors import DecodeError, LexCodecError, NotDecodableError, SchemaError
+from ..model import ModelError, model_equal, natural_key
 from ..schema import FIELD_TYPES, Field, KeySchema
-from .model import ModelError, model_equal, natural_key
 
 __all__ = [
     "ConformanceError",
