@@ -507,17 +507,25 @@ class _Decimal(_FieldCodec):
         if kind in (DEC_NULL, DEC_ZERO):
             raise DecodeError("a NULL or zero decimal with an exponent", offset=pos,
                               found=key[pos:at], expected="the one-byte NULL/zero header")
-        digits, end = self._read_digits(key, at, m)
+        digits, end = self._read_digits(key, at, m, pos)
         exponent = exp - len(digits) + 1
+        if not -(2**31) <= exponent <= 2**31 - 1:
+            raise DecodeError("exponent outside a Java BigDecimal scale", offset=pos,
+                              found=key[pos:end], expected=f"{-(2**31)}..{2**31 - 1}")
         if exponent == -(2**31):
             exponent = _DEC_EXP_MAX  # the inverse of the Java scale overflow
-        if not _DEC_EXP_MIN <= exponent <= _DEC_EXP_MAX:
-            raise DecodeError("exponent outside a Java BigDecimal scale", offset=pos,
-                              found=key[pos:end], expected=f"{_DEC_EXP_MIN}..{_DEC_EXP_MAX}")
-        return decimal.Decimal(f"{'-' if kind == DEC_NEG else ''}{digits}E{exponent}"), end
+        value = decimal.Decimal(f"{'-' if kind == DEC_NEG else ''}{digits}E{exponent}")
+        # the acceptance rule: exactly what the encoder writes, terminated or at the end not
+        raw = key[pos:end]
+        if raw != self.write(value, True) and (end != len(key) or raw != self.write(value,
+                                                                                      False)):
+            raise DecodeError("non-canonical decimal", offset=pos, found=raw,
+                              expected=self.write(value, True).hex(" "))
+        return value, end
 
     @staticmethod
-    def _read_digits(key: bytes, at: int, m: int) -> tuple[str, int]:
+    def _read_digits(key: bytes, at: int, m: int, start: int) -> tuple[str, int]:
+        """The BCD digits from *at*; value-level errors point at the field's *start*."""
         digits: list[str] = []
         i = at
         while True:
@@ -545,7 +553,7 @@ class _Decimal(_FieldCodec):
                               found=key[at:at + 1], expected="BCD digits")
         if text[0] == "0" or text[-1] == "0":
             raise DecodeError("non-canonical decimal: a leading or trailing zero digit",
-                              offset=at, found=key[at:i], expected="digits without them")
+                              offset=start, found=key[start:i], expected="digits without them")
         return text, i
 
     def skip(self, key: bytes, pos: int) -> int:
@@ -604,9 +612,9 @@ class _String(_FieldCodec):
         try:
             return raw.decode("utf-8"), end
         except UnicodeDecodeError as exc:
-            at = pos + exc.start
-            raise DecodeError(f"invalid UTF-8 in a string ({exc.reason})", offset=at,
-                              found=key[at:at + 1], expected="UTF-8 bytes + 2") from None
+            raise DecodeError(f"invalid UTF-8 in a string ({exc.reason}, content byte "
+                              f"{exc.start})", offset=pos, found=key[pos:end],
+                              expected="UTF-8 bytes + 2") from None
 
     def skip(self, key: bytes, pos: int) -> int:
         if pos >= len(key):
