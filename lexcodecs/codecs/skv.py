@@ -56,6 +56,7 @@ from ..codec import (
     as_key_bytes,
 )
 from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
+from ..inspection import FieldView, Inspection, Part
 from ..schema import Field, KeySchema
 from ..types import Float32
 
@@ -542,6 +543,29 @@ class SkvCodec(BaseCodec):
             raise exc.add_context(codec=NAME) from None
         return tuple(out)
 
+    # -- inspect --------------------------------------------------------------------------
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each field's type byte, sign, payload, escapes and terminator (or NULL marker)."""
+        data = as_key_bytes(NAME, key)
+        parsed = None if schema is None else KeySchema.coerce(schema)
+        self.decode(data, parsed)  # bytes that are not a key are refused, with the offset
+        readers = ([p.decode for p in self.bind(parsed).plans] if parsed is not None
+                   else None)
+        fields = []
+        pos = 0
+        i = 0
+        while pos < len(data):
+            reader = readers[i] if readers is not None else _read_any
+            assert reader is not None
+            value, end = reader(data, pos)
+            f = parsed.fields[i] if parsed is not None else None
+            fields.append(FieldView(i, f.name if f else None, pos, end, value,
+                                    tuple(_parts(data, pos, end)), f.type if f else ""))
+            pos, i = end, i + 1
+        return Inspection(NAME, data, tuple(fields), (),
+                          None if parsed is None else str(parsed))
+
     # -- helpers (spec §7, §8) -----------------------------------------------------------
 
     def bind(self, schema: SchemaLike) -> BoundSkv:
@@ -594,6 +618,45 @@ class SkvCodec(BaseCodec):
         self.check_field(0, field, KeySchema((field,)))
         alone = Field(field.name, field.type, field.descending, field.nulls)
         return self.bind(KeySchema((alone,))).encode((value,))
+
+
+def _parts(key: bytes, pos: int, end: int) -> list[Part]:
+    """The parts of the field ``key[pos:end]`` (already read, so well formed)."""
+    first = key[pos]
+    if first in (NULL_FIRST_BYTE, NULL_LAST_BYTE):
+        placed = "first" if first == NULL_FIRST_BYTE else "last"
+        return [Part(pos, pos + 1, "null", f"NULL, sorting {placed}"),
+                Part(pos + 1, end, "terminator", "end of field")]
+    t, desc = _classify(key, pos)
+    how = ", descending (every byte inverted)" if desc else ""
+    parts = [Part(pos, pos + 1, "type", TYPE_NAMES[t] + how)]
+    body = pos + 1
+    if t in SIGNED_WIDTH:
+        sign = key[body] ^ (0xFF if desc else 0)
+        parts.append(Part(body, body + 1, "sign", "negative" if sign == SIGN_NEGATIVE
+                          else "zero or positive"))
+        body += 1
+    if t == STRING:
+        esc = b"\xff\x00" if desc else b"\x00\xff"
+        at = body
+        while True:
+            j = key.find(esc, at, end - 2)
+            if j < 0:
+                break
+            if j > at:
+                parts.append(Part(at, j, "payload", "bytes"))
+            parts.append(Part(j, j + 2, "escape", "a 00 byte"))
+            at = j + 2
+        if end - 2 > at:
+            parts.append(Part(at, end - 2, "payload", "bytes"))
+    else:
+        meaning = {BOOL: "true" if key[body] ^ (0xFF if desc else 0) else "false",
+                   FLOAT: "IEEE order transform", DOUBLE: "IEEE order transform"}.get(
+            t, "big-endian value" if t in UNSIGNED_WIDTH else "two's complement + 2**N - 1"
+            if key[body - 1] ^ (0xFF if desc else 0) == SIGN_NEGATIVE else "big-endian value")
+        parts.append(Part(body, end - 2, "payload", meaning))
+    parts.append(Part(end - 2, end, "terminator", "end of field"))
+    return parts
 
 
 class BoundSkv(BoundKey):

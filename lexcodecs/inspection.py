@@ -1,0 +1,143 @@
+"""Annotated breakdowns of keys: what each byte of a key is, for ``lexcodecs inspect``.
+
+Theory of operation: a codec that knows its format explains a key with ``inspect(key,
+schema=None) -> Inspection``: the fields in order, each with its byte span, its decoded value
+and its *parts* -- the type or header byte and what it means, the payload, escapes,
+terminators, NULL markers, exponents, lengths -- and notes for what the bytes cannot say
+alone (LexKey's ambiguous part boundaries, say). :func:`inspect_key` is the one entry point:
+it calls the codec's own ``inspect`` and, for a codec without one (a plugin), falls back to a
+field-level breakdown from the bound schema's field readers, or to the decoded values alone.
+
+Every built-in codec implements ``inspect``; a plugin may, with the classes below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .codec import BoundKey, Codec, as_key_bytes
+from .schema import KeySchema
+
+__all__ = ["FieldView", "Inspection", "Part", "inspect_key"]
+
+
+@attrs.frozen
+class Part:
+    """Bytes ``key[start:end]`` of one field and what they are.
+
+    ``role`` is a short word (``type``, ``header``, ``payload``, ``escape``, ``terminator``,
+    ``null``, ``length``, ``exponent``, ``mantissa``, ``prefix``, ...); ``text`` says what the
+    bytes mean.
+    """
+
+    start: int
+    end: int
+    role: str
+    text: str
+
+
+@attrs.frozen
+class FieldView:
+    """One field (or element) of a key: its span, value and parts."""
+
+    index: int
+    name: str | None
+    start: int
+    end: int
+    value: Any
+    parts: tuple[Part, ...] = ()
+    kind: str = ""
+
+
+@attrs.frozen
+class Inspection:
+    """A key explained: the fields, and notes about the key as a whole."""
+
+    codec: str
+    key: bytes
+    fields: tuple[FieldView, ...]
+    notes: tuple[str, ...] = ()
+    schema: str | None = None
+
+    def render(self) -> str:
+        """The breakdown as text: one block per field, one line per part.
+
+        >>> from lexcodecs import get_codec
+        >>> print(inspect_key(get_codec("skv"), bytes.fromhex("0a01 0001"), "f:bool").render())
+        skv key 0a 01 00 01 (4 bytes), schema f:bool
+        field 0 'f' bool = True  [0:4]
+          [0:1]  0a     type        BOOL
+          [1:2]  01     payload     true
+          [2:4]  00 01  terminator  end of field
+        """
+        head = f"{self.codec} key {self.key.hex(' ') or '(empty)'} ({len(self.key)} bytes)"
+        if self.schema:
+            head += f", schema {self.schema}"
+        lines = [head]
+        every = [p for f in self.fields for p in f.parts]
+        spans = {id(p): f"[{p.start}:{p.end}]" for p in every}
+        w_span = max((len(t) for t in spans.values()), default=0)
+        w_hex = max((len(self.key[p.start:p.end].hex(" ")) for p in every), default=0)
+        w_role = max((len(p.role) for p in every), default=0)
+        for f in self.fields:
+            label = f"field {f.index}" + (f" {f.name!r}" if f.name else "")
+            kind = f" {f.kind}" if f.kind else ""
+            lines.append(f"{label}{kind} = {f.value!r}  [{f.start}:{f.end}]")
+            for p in f.parts:
+                shown = self.key[p.start:p.end].hex(" ") or "(none)"
+                lines.append(f"  {spans[id(p)].ljust(w_span)}  {shown.ljust(w_hex)}  "
+                             f"{p.role.ljust(w_role)}  {p.text}".rstrip())
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "codec": self.codec, "key": self.key.hex(), "schema": self.schema,
+            "fields": [{"index": f.index, "name": f.name, "kind": f.kind, "start": f.start,
+                        "end": f.end, "value": repr(f.value),
+                        "parts": [attrs.asdict(p) for p in f.parts]} for f in self.fields],
+            "notes": list(self.notes),
+        }
+
+
+def inspect_key(codec: Codec, key: bytes, schema: KeySchema | str | None = None
+                ) -> Inspection:
+    """Explain *key* with *codec* (and *schema*, where the format needs one).
+
+    Raises the codec's ``DecodeError`` for bytes that are not a key, so an explanation is
+    never of something the codec would not read.
+    """
+    data = as_key_bytes(codec.name, key)
+    parsed = KeySchema.coerce(schema) if schema is not None else None
+    own = getattr(codec, "inspect", None)
+    if callable(own):
+        result = own(data, parsed)
+        assert isinstance(result, Inspection)
+        return result
+    return _generic(codec, data, parsed)
+
+
+def _generic(codec: Codec, key: bytes, schema: KeySchema | None) -> Inspection:
+    """Field spans from the bound schema's readers; else the decoded values alone."""
+    values = codec.decode(key, schema)
+    text = None if schema is None else str(schema)
+    if schema is not None:
+        bound = codec.bind(schema)
+        plans = getattr(bound, "plans", None) if isinstance(bound, BoundKey) else None
+        if plans and all(p.decode is not None for p in plans):
+            fields = []
+            pos = 0
+            for plan in plans:
+                value, end = plan.decode(key, pos)
+                fields.append(FieldView(plan.index, plan.field.name, pos, end, value,
+                                        (Part(pos, end, "value", repr(value)),),
+                                        plan.field.type))
+                pos = end
+            return Inspection(codec.name, key, tuple(fields),
+                              ("this codec has no inspect(); field spans only",), text)
+    return Inspection(codec.name, key, tuple(
+        FieldView(i, schema.fields[i].name if schema else None, 0, len(key), v)
+        for i, v in enumerate(values)),
+        ("this codec has no inspect() and its fields have no byte spans here",), text)
