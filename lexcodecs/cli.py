@@ -1,10 +1,15 @@
-"""The ``lexcodecs`` command: list the codecs, encode values to a hex key, decode a key back.
+"""The ``lexcodecs`` command: compare codecs, inspect and migrate keys, run the harness.
 
 ::
 
     lexcodecs list [--json]
     lexcodecs encode -c NAME [-s SCHEMA] [-o OPT=VALUE ...] VALUES
     lexcodecs decode -c NAME [-s SCHEMA] [-o OPT=VALUE ...] HEX
+    lexcodecs inspect -c NAME [-s SCHEMA] [-o OPT=VALUE ...] HEX [--json]
+    lexcodecs compare [-s SCHEMA] [--records FILE] [-n N] [--store sqlite|lmdb|memory] [--json]
+    lexcodecs migrate --from A --to B -s SCHEMA (--input F [--output F] | --sqlite DB
+                      --table T --key-column C | --lmdb PATH) [--keep-old] [--restart]
+    lexcodecs conformance [-c NAME ...] [--examples N] [--json]
 
 VALUES is a Python literal tuple or list, read without ``eval``: the syntax tree is walked and
 only constants, tuples, lists, a sign on a number, the names in :data:`NAMES` and calls of the
@@ -19,10 +24,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import datetime as dt
 import decimal
 import json
 import math
+import os
 import re
 import sys
 import uuid
@@ -32,8 +39,12 @@ from typing import Any, Final
 import attrs
 
 from . import __version__
+from ._progress import ProgressBar
 from .codec import Capabilities, Codec
+from .compare import DEFAULT_SCHEMA, STORES, compare, records_from_json
 from .errors import LexCodecError
+from .inspection import inspect_key
+from .migrate import MigrationReport, Transcoder, migrate_lines, migrate_lmdb, migrate_sqlite
 from .registry import available_codecs, get_codec
 from .schema import FIELD_TYPES, KeySchema
 from .types import END, INT_TYPES, Float32, Versionstamp
@@ -327,6 +338,135 @@ def run_decode(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_bar(args: argparse.Namespace, label: str, total: int | None
+                  ) -> ProgressBar | None:
+    if getattr(args, "no_progress", False):
+        return None
+    return ProgressBar(label, total)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    schema = KeySchema.parse(args.schema) if args.schema else KeySchema.parse(DEFAULT_SCHEMA)
+    records = None
+    if args.records is not None:
+        records = _read_records(args.records, schema)
+    names = args.codecs or available_codecs()
+    bar = _progress_bar(args, "comparing", len(names))
+    try:
+        report = compare(schema, records, n=args.n, codecs=names, store=args.store,
+                         seed=args.seed, progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())
+    return 0
+
+
+def _read_records(path: str, schema: KeySchema) -> list[tuple[Any, ...]]:
+    try:
+        with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
+            return records_from_json(f, schema)
+    except OSError as exc:
+        raise CliError(f"--records {path}: {exc.strerror or exc}") from None
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    codec, schema = _codec(args), _schema(args)
+    result = inspect_key(codec, parse_hex(args.hex), schema)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.render())
+    return 0
+
+
+def _options(texts: Sequence[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for text in texts or ():
+        name, value = parse_option(text)
+        if name in options:
+            raise CliError(f"option {name!r} given twice")
+        options[name] = value
+    return options
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    source = get_codec(args.source, **_options(args.from_options))
+    target = get_codec(args.target, **_options(args.to_options))
+    transcoder = Transcoder(source, target, KeySchema.parse(args.schema))
+    modes = [m for m in ("input", "sqlite", "lmdb") if getattr(args, m) is not None]
+    if len(modes) != 1:
+        raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, or "
+                       "--lmdb PATH (exactly one)")
+    bar = _progress_bar(args, "migrating", None)
+    progress = bar.update if bar else None
+    try:
+        if args.input is not None:
+            report = _migrate_lines(args, transcoder, progress)
+        elif args.sqlite is not None:
+            if not args.table or not args.key_column:
+                raise CliError("--sqlite needs --table and --key-column")
+            if not os.path.exists(args.sqlite):
+                raise CliError(f"--sqlite {args.sqlite}: no such database file")
+            report = migrate_sqlite(args.sqlite, args.table, args.key_column, transcoder,
+                                    batch_size=args.batch_size, keep_old=args.keep_old,
+                                    restart=args.restart, progress=progress)
+        else:
+            if not os.path.exists(args.lmdb):
+                raise CliError(f"--lmdb {args.lmdb}: no such LMDB environment")
+            report = migrate_lmdb(args.lmdb, transcoder, batch_size=args.batch_size,
+                                  keep_old=args.keep_old, restart=args.restart,
+                                  progress=progress)
+    finally:
+        if bar:
+            bar.close()
+    text = json.dumps(report.to_dict(), indent=2) if args.json else report.summary()
+    print(text, file=sys.stderr if args.input is not None and args.output in (None, "-")
+          else sys.stdout)
+    return 0
+
+
+def _migrate_lines(args: argparse.Namespace, transcoder: Transcoder,
+                   progress: Callable[[int], None] | None) -> MigrationReport:
+    with contextlib.ExitStack() as stack:
+        try:
+            source = sys.stdin if args.input == "-" else stack.enter_context(
+                open(args.input, encoding="utf-8"))
+        except OSError as exc:
+            raise CliError(f"--input {args.input}: {exc.strerror or exc}") from None
+        if args.output in (None, "-"):
+            return migrate_lines(transcoder, source, sys.stdout, progress=progress)
+        tmp = args.output + ".lexcodecs-tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as out:
+                report = migrate_lines(transcoder, source, out, progress=progress)
+            os.replace(tmp, args.output)  # the output appears whole or not at all
+        except OSError as exc:
+            raise CliError(f"--output {args.output}: {exc.strerror or exc}") from None
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        return report
+    raise AssertionError("unreachable")
+
+
+def run_conformance(args: argparse.Namespace) -> int:
+    try:
+        from .testing.matrix import run_matrix
+    except ImportError as exc:
+        raise CliError(f"lexcodecs conformance needs hypothesis ({exc}): "
+                       "pip install 'lexcodecs[harness]'") from None
+    names = args.codecs or available_codecs()
+    for name in names:
+        get_codec(name)  # an unknown name is refused before anything runs
+    bar = _progress_bar(args, "checking", None)
+    try:
+        matrix = run_matrix(names, examples=args.examples,
+                            progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    print(json.dumps(matrix.to_dict(), indent=2) if args.json else matrix.render())
+    return 0 if matrix.ok else 1
+
+
 Subparsers = Any  # argparse's _SubParsersAction is private
 
 
@@ -363,9 +503,76 @@ def _add_decode(commands: Subparsers) -> None:
     p.set_defaults(run=run_decode)
 
 
+def _add_compare(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "compare", help="compare every codec on one schema: order, collisions, size, speed",
+        description="Encode records with every available codec, put the keys in a real "
+        "sorted store, read them back in its order and compare with the natural order.")
+    p.add_argument("-s", "--schema", metavar="SCHEMA",
+                   help=f"schema text (default: {DEFAULT_SCHEMA!r})")
+    p.add_argument("--records", metavar="FILE", help="JSON Lines, one array of values per "
+                   "record ('-': standard input); typed values as in docs/cli.md")
+    p.add_argument("-n", type=int, default=1000, metavar="N",
+                   help="how many records to generate (default 1000)")
+    p.add_argument("-c", "--codec", dest="codecs", action="append", metavar="NAME",
+                   help="compare only these codecs (repeatable; default: all)")
+    p.add_argument("--store", choices=STORES, default="sqlite",
+                   help="where the keys are sorted (default: sqlite)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated records")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_compare)
+
+
+def _add_inspect(commands: Subparsers) -> None:
+    p = commands.add_parser("inspect", parents=[_codec_arguments()],
+                            help="explain every byte of a key")
+    p.add_argument("hex", metavar="HEX", help="the key in hex; 0x, spaces and colons allowed")
+    p.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+    p.set_defaults(run=run_inspect)
+
+
+def _add_migrate(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "migrate", help="transcode stored keys from one format to another",
+        description="Hex lines, an SQLite table or an LMDB environment: copy in batches, "
+        "verify, then swap; an interrupted run resumes.")
+    p.add_argument("--from", dest="source", required=True, metavar="CODEC")
+    p.add_argument("--to", dest="target", required=True, metavar="CODEC")
+    p.add_argument("-s", "--schema", required=True, metavar="SCHEMA")
+    p.add_argument("--from-option", dest="from_options", action="append", metavar="OPT=VALUE")
+    p.add_argument("--to-option", dest="to_options", action="append", metavar="OPT=VALUE")
+    p.add_argument("--input", metavar="FILE", help="hex keys, one per line ('-': stdin)")
+    p.add_argument("--output", metavar="FILE", help="where the new hex keys go ('-': stdout)")
+    p.add_argument("--sqlite", metavar="DB", help="an SQLite database file")
+    p.add_argument("--table", metavar="T", help="the table (with --sqlite)")
+    p.add_argument("--key-column", metavar="C", help="its key column, the primary key")
+    p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
+    p.add_argument("--batch-size", type=int, default=10_000, metavar="N")
+    p.add_argument("--keep-old", action="store_true",
+                   help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
+    p.add_argument("--restart", action="store_true",
+                   help="discard an unfinished migration instead of resuming it")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_migrate)
+
+
+def _add_conformance(commands: Subparsers) -> None:
+    p = commands.add_parser("conformance", help="run the conformance harness on codecs")
+    p.add_argument("-c", "--codec", dest="codecs", action="append", metavar="NAME",
+                   help="check only these codecs (repeatable; default: all)")
+    p.add_argument("--examples", type=int, default=30, metavar="N",
+                   help="hypothesis examples per property (default 30)")
+    p.add_argument("--json", action="store_true", help="print the matrix as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_conformance)
+
+
 #: Parser builders, one per subcommand, in the order ``--help`` shows them.
 SUBCOMMANDS: Final[tuple[Callable[[Subparsers], None], ...]] = (
-    _add_list, _add_encode, _add_decode,
+    _add_list, _add_encode, _add_decode, _add_inspect, _add_compare, _add_migrate,
+    _add_conformance,
 )
 
 
@@ -398,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
     except (LexCodecError, CliError) as exc:
         _report(exc)
         return 2
+    except BrokenPipeError:  # `lexcodecs compare | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

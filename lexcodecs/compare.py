@@ -49,6 +49,7 @@ __all__ = [
     "Comparison",
     "compare",
     "generate_records",
+    "records_from_json",
 ]
 
 #: the schema ``lexcodecs compare`` uses when none is given: a tenant, a time sorted newest
@@ -129,6 +130,64 @@ def generate_records(schema: KeySchema | str, n: int, *, seed: int = 0,
                 row.append(_value(rng, f.type))
         records.append(tuple(row))
     return records
+
+
+#: typed JSON values of a records file: {"bytes": hex}, {"decimal": "1.50"}, ...
+_TYPED: Final[dict[str, Callable[[Any], Any]]] = {
+    "bytes": bytes.fromhex,
+    "decimal": decimal.Decimal,
+    "uuid": uuid.UUID,
+    "float": float,  # "nan", "-inf", "-0.0" and friends
+    "timestamp": dt.datetime.fromisoformat,
+    "duration_us": lambda us: dt.timedelta(microseconds=int(us)),
+}
+
+
+def _json_value(raw: Any, field_type: str) -> Any:
+    if isinstance(raw, dict):
+        if len(raw) != 1 or next(iter(raw)) not in _TYPED:
+            raise ValueError(f"a typed value is one of {sorted(_TYPED)} as {{type: value}}, "
+                             f"got {raw!r}")
+        (kind, inner), = raw.items()
+        value = _TYPED[kind](inner)
+    else:
+        value = raw
+    # numbers follow the field: 5 in a float64 field is 5.0, in a decimal field Decimal(5)
+    if field_type in ("float64", "float32") and type(value) is int:
+        value = float(value)
+    if field_type == "float32" and isinstance(value, float):
+        value = Float32(value)
+    if field_type == "decimal" and isinstance(value, (int, float)) and type(value) is not bool:
+        value = decimal.Decimal(str(value))
+    return value
+
+
+def records_from_json(lines: Iterable[str], schema: KeySchema | str) -> list[tuple[Any, ...]]:
+    """Records from JSON Lines: one array per line, a value per field (``null`` is NULL).
+
+    Plain JSON covers strings, numbers, booleans and NULL; other values are objects with one
+    key: ``{"bytes": "00ff"}``, ``{"decimal": "1.50"}``, ``{"uuid": "..."}``, ``{"float":
+    "nan"}``, ``{"timestamp": "2024-01-01T00:00:00+00:00"}``, ``{"duration_us": 5}``.
+
+    >>> records_from_json(['["a", 1, {"bytes": "00ff"}]'], "s:string, n:int64, b:bytes")
+    [('a', 1, b'\\x00\\xff')]
+    """
+    import json
+
+    schema = KeySchema.coerce(schema)
+    out = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, list) or len(row) != len(schema):
+                raise ValueError(f"expected a JSON array of {len(schema)} values")
+            out.append(tuple(None if v is None else _json_value(v, f.type)
+                             for v, f in zip(row, schema.fields)))
+        except (ValueError, TypeError, decimal.InvalidOperation) as exc:
+            raise LexCodecError(f"records line {number}: {exc}") from None
+    return out
 
 
 # -- results --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ def test_readme_has_exactly_two_setup_commands() -> None:
     commands = _commands()
     assert len(commands) == 2, commands
     install, tests = commands
-    assert install.endswith("lexcodecs list")
+    assert install.endswith("lexcodecs compare")
     assert "[test]" in tests
     assert "pytest" in tests
 
@@ -33,6 +33,6 @@ def test_console_script_and_test_extra_are_declared() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["scripts"]["lexcodecs"] == "lexcodecs.cli:main"
     extras = " ".join(project["optional-dependencies"]["test"])
-    for needed in ("pytest", "hypothesis", "foundationdb", "ruff", "mypy"):
+    for needed in ("pytest", "hypothesis", "foundationdb", "ruff", "mypy", "lmdb", "dask"):
         assert needed in extras
     assert (ROOT / "lexcodecs" / "py.typed").exists()
