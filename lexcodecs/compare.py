@@ -209,8 +209,12 @@ class CodecResult:
     encode_ns: float | None = None
     decode_ns: float | None = None
     round_trip_failures: int | None = None
+    #: round-trip failures no declared anomaly explains
+    round_trip_unexplained: int = 0
     round_trip_example: str | None = None
     collisions: int = 0
+    #: collisions no declared anomaly explains
+    collisions_unexplained: int = 0
     collision_example: str | None = None
     order_pairs_wrong: int = 0
     #: adjacent disagreements in store order, by the declared anomaly that explains them
@@ -413,17 +417,22 @@ def _round_trip(bound: Any, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
     except LexCodecError:
         pass
     failures = 0
+    caps = bound.codec.capabilities if hasattr(bound, "codec") else None
     started = time.perf_counter()
     for values, key in zip(kept, keys):
         try:
             back = bound.decode(key)
         except LexCodecError as exc:
             failures += 1
+            if caps is None or not caps.explained(("round-trip",), schema, values, ()):
+                result.round_trip_unexplained += 1
             if result.round_trip_example is None:
                 result.round_trip_example = f"{_short(values)} does not decode: {exc}"
             continue
         if not model_equal(values, back, schema, policy):
             failures += 1
+            if caps is None or not caps.explained(("round-trip",), schema, values, back):
+                result.round_trip_unexplained += 1
             if result.round_trip_example is None:
                 result.round_trip_example = f"{_short(values)} -> {_short(back)}"
     result.decode_ns = (time.perf_counter() - started) / len(kept) * 1e9
@@ -446,6 +455,10 @@ def _order(codec: Codec, schema: KeySchema, order_schema: KeySchema,
         j = seen.setdefault(key, i)
         if j != i and models[j] != models[i]:
             result.collisions += 1
+            caps = codec.capabilities
+            if not (caps.explained(("collision",), schema, kept[j], kept[i]) or
+                    caps.explained(("collision",), schema, kept[i], kept[j])):
+                result.collisions_unexplained += 1
             if result.collision_example is None:
                 result.collision_example = (f"{_short(kept[j])} and {_short(kept[i])} both "
                                             f"have the key {key.hex(' ')}")
