@@ -37,7 +37,7 @@ import attrs
 
 from .codec import Codec
 from .errors import LexCodecError, NotDecodableError
-from .model import ModelError, model_equal, natural_key
+from .model import ModelError, key_function, model_equal
 from .registry import available_codecs, get_codec
 from .schema import KeySchema
 from .types import INT_TYPES, Float32
@@ -381,12 +381,13 @@ def _measure(codec: Codec, schema: KeySchema, records: Sequence[tuple[Any, ...]]
                            else str(exc), notes=codec.capabilities.notes, store=store)
     policy = codec.capabilities.float_policy
     order_schema = getattr(bound, "order_schema", schema)
+    natural = key_function(order_schema, policy)
     kept: list[tuple[Any, ...]] = []
     keys: list[bytes] = []
     for values in records:
         try:
             key = bound.encode(values)
-            natural_key(values, order_schema, policy)
+            natural(values)
         except (LexCodecError, ModelError) as exc:
             result.refused += 1
             if result.refused_example is None:
@@ -442,7 +443,8 @@ def _round_trip(bound: Any, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
 def _order(codec: Codec, schema: KeySchema, order_schema: KeySchema,
            kept: Sequence[tuple[Any, ...]], keys: Sequence[bytes], policy: Any, store: str,
            result: CodecResult) -> None:
-    models = [natural_key(v, order_schema, policy) for v in kept]
+    natural = key_function(order_schema, policy)
+    models = [natural(v) for v in kept]
     # dense ranks of the natural order: equal values share a rank
     by_model = sorted(range(len(kept)), key=models.__getitem__)
     rank = [0] * len(kept)

@@ -35,6 +35,7 @@ __all__ = [
     "ModelError",
     "field_key",
     "identical",
+    "key_function",
     "model_equal",
     "natural_key",
     "value_key",
@@ -213,6 +214,51 @@ def natural_key(values: Sequence[Any], schema: KeySchema,
     if len(values) > len(schema):
         raise ModelError(f"{len(values)} values for a schema of {len(schema)} fields")
     return tuple(field_key(v, f, policy) for v, f in zip(values, schema.fields))
+
+
+_INT_FIELD_TYPES: Final = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16",
+                                     "uint32", "uint64", "int"})
+
+
+def _fast_field_key(field: Field, policy: FloatPolicy) -> Callable[[Any], tuple[Any, ...]]:
+    """:func:`field_key` for one field, with its usual case (exact str, bytes or int) read
+    without dispatch; the result is the same tuple."""
+    null = (0,) if field.effective_nulls == "first" else (2,)
+    exact: type | None = {"string": str, "bytes": bytes}.get(field.type)
+    is_int = field.type in _INT_FIELD_TYPES
+    desc = field.descending
+
+    def key(v: Any) -> tuple[Any, ...]:
+        if v is None:
+            return null
+        t = type(v)
+        if t is exact:
+            inner: Any = (1, v)
+        elif is_int and t is int:
+            inner = (1, (_FINITE, v, 0))
+        else:
+            return field_key(v, field, policy)
+        return (1, Desc(inner)) if desc else (1, inner)
+    return key
+
+
+def key_function(schema: KeySchema, policy: FloatPolicy = DEFAULT_POLICY
+                 ) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """``natural_key(values, schema, policy)`` as one function per schema: the same keys,
+    several times faster, for code that orders many rows (``compare``, ``migrate``).
+
+    >>> s = KeySchema.parse("name:string, n:int64 desc")
+    >>> key_function(s)(("a", 1)) == natural_key(("a", 1), s)
+    True
+    """
+    keys = [_fast_field_key(f, policy) for f in schema.fields]
+    n = len(keys)
+
+    def natural(values: Sequence[Any]) -> tuple[Any, ...]:
+        if len(values) > n:
+            raise ModelError(f"{len(values)} values for a schema of {n} fields")
+        return tuple([k(v) for k, v in zip(keys, values)])
+    return natural
 
 
 def model_equal(a: Sequence[Any], b: Sequence[Any], schema: KeySchema,

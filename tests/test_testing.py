@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from toys import (
     CollidingBroken,
     IndexErrorBroken,
@@ -379,3 +380,28 @@ def test_model_mixed_numbers() -> None:
                                                            by_repr)
     assert value_key(0.1, "decimal", exact) > value_key(decimal.Decimal("0.1"), "decimal",
                                                         exact)
+
+
+# -- key_function: natural_key, compiled per schema -----------------------------------------
+
+_KEY_FUNCTION_SCHEMAS = [
+    "s:string, b:bytes desc, n:int64 nulls last, f:float64 desc nulls first",
+    "i:int, d:decimal desc, t:timestamp, u:uuid, x:bool desc",
+    "a:uint8 desc, g:float32, h:duration nulls last",
+]
+
+
+@pytest.mark.parametrize("text", _KEY_FUNCTION_SCHEMAS)
+@given(data=st.data())
+def test_key_function_gives_natural_key(text: str, data: st.DataObject) -> None:
+    from lexcodecs.codec import FloatPolicy
+    from lexcodecs.model import key_function
+    from lexcodecs.testing.strategies import keys
+
+    schema = KeySchema.parse(text)
+    caps = Capabilities(field_types=set(schema.types), decoding="schema", nulls="both",
+                        descending=True, float_policy=FloatPolicy(nan="total"))
+    policy = data.draw(st.sampled_from([FloatPolicy(nan="total"), FloatPolicy(
+        nan="lowest", negative_zero="equal", compare="repr")]))
+    values = data.draw(keys(schema, caps))
+    assert key_function(schema, policy)(values) == natural_key(values, schema, policy)
