@@ -51,6 +51,12 @@ def schemas_for(codec: Codec) -> list[KeySchema]:
     if caps.nulls == "both":
         texts.append(", ".join(f + (" nulls last" if i == 0 else "")
                                for i, f in enumerate(fields)))
+    # a format that decodes one variable-length field at most (LexKey) gets one with only
+    # the string, and the next types in place of bytes
+    rest = [t for t in _PREFERRED if t in caps.field_types and t not in types]
+    if "string" in types and "bytes" in types and rest:
+        swapped = [rest[0] if t == "bytes" else t for t in types]
+        texts.append(", ".join(f"f{i}:{t}" for i, t in enumerate(swapped)))
     return [KeySchema.parse(t) for t in texts]
 
 
