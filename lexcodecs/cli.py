@@ -32,6 +32,7 @@ import math
 import os
 import re
 import sys
+import tempfile
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -449,6 +450,8 @@ def _migrate_lines(args: argparse.Namespace, transcoder: Transcoder,
 
 def run_conformance(args: argparse.Namespace) -> int:
     try:
+        from hypothesis.configuration import set_hypothesis_home_dir
+
         from .testing.matrix import run_matrix
     except ImportError as exc:
         raise CliError(f"lexcodecs conformance needs hypothesis ({exc}): "
@@ -457,12 +460,16 @@ def run_conformance(args: argparse.Namespace) -> int:
     for name in names:
         get_codec(name)  # an unknown name is refused before anything runs
     bar = _progress_bar(args, "checking", None)
-    try:
-        matrix = run_matrix(names, examples=args.examples,
-                            progress=bar.update if bar else None)
-    finally:
-        if bar:
-            bar.close()
+    # hypothesis keeps caches in ./.hypothesis; a command must not leave them behind
+    with tempfile.TemporaryDirectory(prefix="lexcodecs-hypothesis-") as home:
+        set_hypothesis_home_dir(home)
+        try:
+            matrix = run_matrix(names, examples=args.examples,
+                                progress=bar.update if bar else None)
+        finally:
+            set_hypothesis_home_dir(None)
+            if bar:
+                bar.close()
     print(json.dumps(matrix.to_dict(), indent=2) if args.json else matrix.render())
     return 0 if matrix.ok else 1
 

@@ -335,6 +335,9 @@ def _order_memory(keys: Sequence[bytes]) -> list[int]:
     return sorted(range(len(keys)), key=keys.__getitem__)
 
 
+#: the key lengths a store holds (LMDB: 1..511 bytes with its default build)
+_KEY_LENGTHS: Final[dict[str, tuple[int, int | None]]] = {"lmdb": (1, 511)}
+
 _ORDERERS: Final[dict[str, Callable[[Sequence[bytes]], list[int]]]] = {
     "sqlite": _order_sqlite, "lmdb": _order_lmdb, "memory": _order_memory,
 }
@@ -384,10 +387,14 @@ def _measure(codec: Codec, schema: KeySchema, records: Sequence[tuple[Any, ...]]
     natural = key_function(order_schema, policy)
     kept: list[tuple[Any, ...]] = []
     keys: list[bytes] = []
+    lo, hi = _KEY_LENGTHS.get(store, (0, None))
     for values in records:
         try:
             key = bound.encode(values)
             natural(values)
+            if len(key) < lo or (hi is not None and len(key) > hi):
+                raise LexCodecError(f"the {store} store holds keys of {lo}..{hi} bytes; this "
+                                    f"one has {len(key)}", codec=codec.name)
         except (LexCodecError, ModelError) as exc:
             result.refused += 1
             if result.refused_example is None:

@@ -35,6 +35,7 @@ of a field gives back must write exactly the bytes it came from. ``skip`` and
 from __future__ import annotations
 
 import decimal
+import math
 import struct
 from collections.abc import Sequence
 from functools import partial
@@ -55,6 +56,7 @@ from ..codec import (
     as_key_bytes,
 )
 from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
+from ..inspection import FieldView, Inspection, Part
 from ..schema import Field, KeySchema
 from ..types import Float32
 
@@ -774,6 +776,196 @@ def _field_codec(field: Field, desc: bool) -> _FieldCodec:
     return (_VarBytes if encoding == "var" else _FixedBytes)(field, desc)
 
 
+# -- inspect --------------------------------------------------------------------------------
+#
+# The parts of one field already read (so well formed), from its codec object, its span and
+# its value. Texts give the ascending meaning; a descending field says "inverted".
+
+_DEC_TYPE_NAMES: Final = {DEC_NULL: "NULL", DEC_NEG: "NEG", DEC_ZERO: "ZERO", DEC_POS: "POS"}
+
+
+def _inverted(mask: int) -> str:
+    return ", inverted (descending)" if mask else ""
+
+
+def _varint_parts(fc: _VarInt, key: bytes, pos: int, end: int, value: int | None
+                  ) -> list[Part]:
+    lay, r, mask = fc.lay, fc.r, fc.mask
+    reserved = f", reserved bits {fc.v:0{r}b} (never inverted)" if r else ""
+    if value is None:
+        return [Part(pos, pos + 1, "null", f"NULL header{reserved}{_inverted(mask)}")]
+    length = end - pos
+    u = (key[pos] ^ mask) & (0xFF >> r)
+    if not lay.signed:
+        u -= 1
+    h_bits = lay.s - r if length == 1 else lay.d - r if length == 2 else lay.e - r
+    text = f"{lay.type} header: " + ("negative, " if value < 0 else "non-negative, "
+                                     if lay.signed else "")
+    text += f"length {length}"
+    if length == 9:
+        text += ", header data bits 00 (ignored in the 9-byte form)" + (
+            ", quirk long-9-byte-negative-header" if value < 0 else "")
+    elif h_bits:
+        text += f", {h_bits} data bit(s) {u & ((1 << h_bits) - 1):0{h_bits}b}"
+    else:
+        text += ", no header data bits"
+    if not lay.signed:
+        text += ", stored + 1 (00 is NULL)"
+    parts = [Part(pos, pos + 1, "header", text + reserved + _inverted(mask))]
+    if length > 1:
+        parts.append(Part(pos + 1, end, "data", f"{length - 1} data byte(s), big-endian "
+                          f"after the header data bits: {value}{_inverted(mask)}"))
+    return parts
+
+
+def _decimal_parts(fc: _Decimal, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
+    stored = key[pos] >> 6
+    kind = stored ^ (3 if fc.desc else 0)
+    type_text = f"type {_DEC_TYPE_NAMES[kind]} (top bits {stored:02b}" + (
+        f", {kind:02b} inverted (descending))" if fc.desc else ")")
+    if value is None:
+        return [Part(pos, pos + 1, "null", f"NULL: {type_text}, NULL exponent header")]
+    parts_of = _Decimal._parts(value)
+    if parts_of is None:
+        return [Part(pos, pos + 1, "type", f"zero: {type_text}, no exponent, no digits")]
+    m = fc.mask ^ (0xFF if kind == DEC_NEG else 0)
+    exp, at = _read_varint(key, pos, _EXPONENT, m, 2, stored)
+    how = (", complemented (negative)" if kind == DEC_NEG else "") + _inverted(fc.mask)
+    if kind == DEC_NEG and fc.desc:
+        how = ", complemented (negative) and inverted (descending), which cancel"
+    parts = [Part(pos, at, "exponent", f"{type_text}, adjusted exponent {exp} "
+                  f"({at - pos}-byte int32-layout var-int{how})")]
+    digits = parts_of[1]
+    n = len(digits)
+    digit_bytes = (n + 1) // 2
+    text = f"BCD digits {digits} (nibble = digit + 1{how})"
+    if end - at == digit_bytes + 1:
+        parts.append(Part(at, at + digit_bytes, "digits", text))
+        parts.append(Part(at + digit_bytes, end, "terminator",
+                          f"terminator nibbles 0 (even digit count){how}"))
+    elif n % 2:
+        parts.append(Part(at, end, "digits", text + "; the last low nibble 0 is the "
+                          "terminator"))
+    else:
+        quirk = " (quirk decimal-negative-prefix)" if kind == DEC_NEG and not fc.desc else ""
+        parts.append(Part(at, end, "digits", text + "; unterminated: ends at the end of the "
+                          f"key{quirk}"))
+    return parts
+
+
+def _string_parts(fc: _String, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
+    inv = _inverted(fc.mask)
+    if value is None:
+        return [Part(pos, pos + 1, "null", f"NULL (00){inv}")]
+    if value == "":
+        return [Part(pos, end, "terminator", f"the empty string: the terminator 01 alone{inv}")]
+    if key[end - 1] ^ fc.mask == 1:
+        return [Part(pos, end - 1, "payload", f"UTF-8 bytes + 2{inv}"),
+                Part(end - 1, end, "terminator", f"01: end of string{inv}")]
+    return [Part(pos, end, "payload", f"UTF-8 bytes + 2{inv}; unterminated: ends at the end "
+                 "of the key")]
+
+
+def _var_bytes_parts(fc: _VarBytes, key: bytes, pos: int, end: int, value: Any
+                     ) -> list[Part]:
+    inv = _inverted(fc.mask)
+    if value is None:
+        return [Part(pos, pos + 1, "null", f"NULL (00){inv}; Java writes it but cannot read "
+                     "it back")]
+    parts = []
+    start = pos + fc.p
+    if fc.p:
+        parts.append(Part(pos, start, "prefix", f"{fc.p} raw byte(s){inv}"))
+    digits = "".join(f"{b:03d}" for b in value[fc.p:])
+    d = len(digits)
+    if not d:
+        return [*parts, Part(start, end, "terminator", f"no digits: the terminator byte 11{inv}")]
+    digit_bytes = (d + 1) // 2
+    text = f"reversed packed BCD, 3 digits per byte: {digits}{inv}"
+    if end - start == digit_bytes + 1:
+        parts += [Part(start, start + digit_bytes, "digits", text),
+                  Part(start + digit_bytes, end, "terminator",
+                       f"terminator nibbles 1 (even digit count){inv}")]
+    elif d % 2:
+        parts.append(Part(start, end, "digits", text + "; the last low nibble 1 is the "
+                          "terminator"))
+    else:
+        parts.append(Part(start, end, "digits", text + "; unterminated: ends at the end of "
+                          "the key"))
+    return parts
+
+
+def _inspect_parts(fc: _FieldCodec, key: bytes, pos: int, end: int, value: Any
+                   ) -> list[Part]:
+    """The parts of the field ``key[pos:end]`` read by *fc* as *value*."""
+    if end == pos:
+        return []
+    inv = _inverted(fc.mask)
+    if isinstance(fc, _VarInt):
+        return _varint_parts(fc, key, pos, end, value)
+    if isinstance(fc, _Decimal):
+        return _decimal_parts(fc, key, pos, end, value)
+    if isinstance(fc, _String):
+        return _string_parts(fc, key, pos, end, value)
+    if isinstance(fc, _VarBytes):
+        return _var_bytes_parts(fc, key, pos, end, value)
+    if isinstance(fc, _FixedInt):
+        how = ", sign bit flipped" if fc.lo < 0 else ""
+        return [Part(pos, end, "data", f"fixed {fc.field.type}: {fc.width} bytes big-endian"
+                     f"{how}{inv}")]
+    if isinstance(fc, _Float):
+        if value is None:
+            return [Part(pos, end, "null", f"NULL: all {fc.width} bytes 00 (the transformed "
+                         f"value 0){inv}")]
+        nan = "; NaN, written as the canonical NaN" if value != value else ""
+        return [Part(pos, end, "data", f"IEEE {fc.field.type} bits, order transform (sign "
+                     f"bit flipped, or every bit for negatives) plus one{nan}{inv}")]
+    assert isinstance(fc, _FixedBytes)
+    return [Part(pos, end, "payload", f"{fc.n} raw byte(s), fixed length{inv}")]
+
+
+def _termination_notes(bound: BoundOrderly, key: bytes, spans: Sequence[tuple[int, int]],
+                       values: Sequence[Any]) -> list[str]:
+    """Per field: the effective order, and the termination the back-to-front rule assigns
+    (spec §11.3), with what it means for these bytes."""
+    codec = bound.codec
+    assert isinstance(codec, OrderlyCodec)
+    struct_term = str(codec.options["struct_termination"])
+    notes = [""] * len(spans)
+    later = False  # a later field is non-empty
+    for i in range(len(spans) - 1, -1, -1):
+        fc = bound.codecs[i]
+        f = fc.field
+        start, end = spans[i]
+        if bound.declared[i] == SHOULD_NOT:
+            term, why = SHOULD_NOT, "declared on the field, where it always wins"
+        elif later:
+            term, why = MUST, "a later field is non-empty"
+        else:
+            term, why = struct_term, "the struct's, as no non-empty field follows"
+        t = term == MUST or (term == AUTO and fc.desc)
+        order = "descending, every byte inverted" + (
+            " but the reserved bits" if isinstance(fc, _VarInt) and fc.r else "") \
+            if fc.desc else "ascending"
+        if codec.struct_desc:
+            order += (f" (declared {'descending' if f.descending else 'ascending'}; "
+                      "struct_order=desc flips every field)")
+        label = f"field {i}" + (f" {f.name!r}" if f.name else "")
+        text = f"{label}: {order}; termination {term} ({why}), so t = {str(t).lower()}"
+        v = values[i]
+        if start == end:
+            text += ("; empty: NULL written as zero bytes" if v is None else
+                     "; empty: a fixed byte array of length 0")
+        else:
+            expected = fc.write_null(t) if v is None else fc.write(v, t)
+            if key[start:end] != expected:
+                text += (f"; these bytes are the t = {str(not t).lower()} form (written under "
+                         "another termination), which decoders read too")
+        notes[i] = text
+        later = later or end > start
+    return notes
+
+
 # -- the codec ------------------------------------------------------------------------------
 
 _RESERVED_MAX: Final = {"int64": 2, "int32": 3, "uint64": 3, "uint32": 4}
@@ -905,6 +1097,38 @@ class OrderlyCodec(BaseCodec):
     def field_offsets(self, key: bytes, schema: SchemaLike) -> tuple[int, ...]:
         """Where each field starts, and the end of the last (``n + 1`` offsets)."""
         return self.bind(schema).field_offsets(key)
+
+
+    # -- inspect --------------------------------------------------------------------------
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each field's header, data, digits, terminators and NULLs, with its effective order
+        and termination; empty fields (NULL written as zero bytes) have ``start == end``.
+
+        Keys decode only with a schema: without one this raises ``NotDecodableError``.
+        """
+        data = as_key_bytes(NAME, key)
+        parsed = None if schema is None else KeySchema.coerce(schema)
+        self.decode(data, parsed)  # refuses non-keys (and a missing schema) as decode does
+        assert parsed is not None
+        bound = self.bind(parsed)
+        spans: list[tuple[int, int]] = []
+        values: list[Any] = []
+        pos = 0
+        for fc in bound.codecs:
+            value, end = fc.read(data, pos)
+            spans.append((pos, end))
+            values.append(value)
+            pos = end
+        fields = tuple(
+            FieldView(i, f.name, start, end, v, tuple(_inspect_parts(fc, data, start, end, v)),
+                      f.type)
+            for i, (f, fc, (start, end), v) in enumerate(
+                zip(parsed.fields, bound.codecs, spans, values)))
+        notes = _termination_notes(bound, data, spans, values)
+        notes.append("t: whether a field writes the bytes needed only when something may "
+                     "follow it (NULL bytes, terminators)")
+        return Inspection(NAME, data, fields, tuple(notes), str(parsed))
 
 
 class BoundOrderly(BoundKey):
@@ -1090,9 +1314,23 @@ def _capabilities(codec: OrderlyCodec) -> Capabilities:
 # configuration (its effective order and termination in that very key).
 
 
+def _same_value(x: Any, y: Any) -> bool:
+    """One point of the natural order (NaNs are one value, -0.0 is not +0.0)."""
+    if isinstance(x, float) and isinstance(y, float):
+        if x != x and y != y:
+            return True
+        return x == y and math.copysign(1.0, x) == math.copysign(1.0, y)
+    if (x is None) != (y is None):
+        return False
+    try:
+        return bool(x == y)
+    except Exception:
+        return False
+
+
 def _first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:
     for i, (x, y) in enumerate(zip(a, b)):
-        if type(x) is not type(y) or x != y:
+        if not _same_value(x, y):
             return i
     return None
 
@@ -1151,14 +1389,25 @@ def _anomalies(codec: OrderlyCodec) -> tuple[Anomaly, ...]:
         # b < a as keys: b's value is the short, unterminated one
         return _decimal_prefix_pair(b[i], a[i]) and _unterminated(codec, schema, b, i)
 
+    def prefix_parts(schema: KeySchema, prefix: tuple[Any, ...]) -> list[bytes] | None:
+        """Each prefix field's bytes in the range's start (a k-field struct)."""
+        bound = codec.bind(schema)
+        try:
+            checked = bound._checked(prefix, prefix=True)
+        except LexCodecError:
+            return None
+        return bound._parts(checked, str(codec.options["struct_termination"]))
+
     def negative_prefix_range(schema: KeySchema | None, prefix: tuple[Any, ...],
                               values: tuple[Any, ...]) -> bool:
         if schema is None or not prefix:
             return False
-        i = len(prefix) - 1
-        while i > 0 and prefix[i] is None:
-            i -= 1
-        return (ascending_decimal(schema, i) and tuple(values[:i]) == tuple(prefix[:i])
+        parts = prefix_parts(schema, prefix)
+        written = [j for j, p in enumerate(parts or ()) if p]
+        if not written:
+            return False
+        i = written[-1]  # the last prefix field with bytes in the start
+        return (ascending_decimal(schema, i) and _first_difference(values, prefix) == i
                 and _decimal_prefix_pair(prefix[i], values[i]))
 
     def scale_overflow(schema: KeySchema | None, a: tuple[Any, ...],
@@ -1196,12 +1445,14 @@ def _anomalies(codec: OrderlyCodec) -> tuple[Anomaly, ...]:
                               values: tuple[Any, ...]) -> bool:
         if schema is None or not prefix or codec.options["struct_termination"] != SHOULD_NOT:
             return False
-        i = len(prefix) - 1
-        while i > 0 and prefix[i] is None:
-            i -= 1
-        f = schema.fields[i]
-        return (f.descending != struct_desc and tuple(values[:i]) == tuple(prefix[:i])
-                and (variable_length(schema, i) or prefix[i] is None))
+        d = _first_difference(values, prefix)
+        parts = prefix_parts(schema, prefix)
+        if d is None or parts is None or any(parts[d + 1:]):
+            return False  # the leak comes from the last prefix bytes written, or none
+        # field d, effectively descending, is written unterminated (a variable-length value)
+        # or not at all (NULL) in the start of the range
+        return schema.fields[d].descending != struct_desc and (
+            not parts[d] or variable_length(schema, d))
 
     overflow = decimal.Decimal("1E+2147483648")
     # witness schemas name the direction that is *effective* in this configuration

@@ -53,6 +53,7 @@ from ..codec import (
     as_key_bytes,
 )
 from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
+from ..inspection import FieldView, Inspection, Part
 from ..schema import Field, KeySchema
 from ..types import INT_TYPES
 
@@ -698,6 +699,48 @@ def _read_any(key: bytes, pos: int) -> tuple[Any, int]:
     raise _not_a_type(key, pos)
 
 
+def _value_parts(key: bytes, pos: int, end: int) -> list[Part]:
+    """The parts of the value ``key[pos:end]`` (already read, so well formed)."""
+    desc = 0xFF ^ BINARY <= key[pos] <= 0xFF ^ NULL
+    # the ascending bytes, at the same offsets: plain[j] is the ascending form of key[pos + j]
+    plain = invert(key[pos:end]) if desc else key[pos:end]
+    h = plain[0]
+    how = ", descending (every byte inverted)" if desc else ""
+    inv = ", inverted (descending)" if desc else ""
+    if h == NULL:
+        return [Part(pos, pos + 1, "null", "NULL, sorting last (descending, fa)" if desc
+                     else "NULL, sorting first")]
+    parts = [Part(pos, pos + 1, "header", HEADER_NAMES[h] + how)]
+    if h in (TEXT, BINARY):
+        closing = "ff (00 inverted)" if desc else "00"
+        if end - 1 > pos + 1:
+            groups = end - pos - 2
+            parts.append(Part(pos + 1, end - 1, "payload", ("UTF-8" if h == TEXT else
+                              f"{groups} 7-bit group(s), high bit set, holding "
+                              f"{7 * groups // 8} byte(s)") + inv))
+        parts.append(Part(end - 1, end, "terminator",
+                          f"{closing}: end of {'text' if h == TEXT else 'binary'}"))
+    elif h == FINAL_BINARY:
+        if end > pos + 1:
+            parts.append(Part(pos + 1, end, "payload", "raw bytes to the end of the key"))
+    elif h not in _SPECIAL:  # a number: [exponent varint] mantissa
+        negative = h < ZERO
+        at = 1
+        if h in (POS_LARGE, NEG_LARGE, POS_SMALL, NEG_SMALL):
+            complemented = h in (NEG_LARGE, POS_SMALL)
+            magnitude, at = _read_varint(plain, 1, complemented, "exponent")
+            e = magnitude if h in (POS_LARGE, NEG_LARGE) else -magnitude
+            parts.append(Part(pos + 1, pos + at, "exponent", f"E={e}: varint of {magnitude}"
+                              + (", complemented (a larger magnitude sorts lower)"
+                                 if complemented else "") + inv))
+        m = invert(plain[at:]) if negative else plain[at:]
+        digits = " ".join(str(b >> 1) for b in m)
+        parts.append(Part(pos + at, end, "mantissa",
+                          f"centimal digits {digits} (2d+1 each, 2d the last)"
+                          + (", complemented (negative)" if negative else "") + inv))
+    return parts
+
+
 # -- per-field reading (spec §12 "with a schema") -------------------------------------------
 
 _NUMBER_TYPES: Final = frozenset({*INT_TYPES, "int", "decimal", "float64"})
@@ -1025,6 +1068,44 @@ class Sqlite4Codec(BaseCodec):
         except LexCodecError as exc:
             raise exc.add_context(codec=NAME) from None
         return tuple(out)
+
+    # -- inspect --------------------------------------------------------------------------
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each value's header and class, exponent, mantissa digits, payload and terminator.
+
+        A table-number prefix is a view of its own with ``index == -1`` (not a value), so
+        the views still tile the key; the values are the views with ``index >= 0``.
+        """
+        data = as_key_bytes(NAME, key)
+        parsed = None if schema is None else KeySchema.coerce(schema)
+        self.decode(data, parsed)  # bytes that are not a key are refused, with the offset
+        readers = ([p.decode for p in self.bind(parsed).plans] if parsed is not None
+                   else None)
+        start = self._skip_table(data)
+        fields = []
+        notes = []
+        if start:
+            table, _ = _read_varint(data, 0, False, "table number")
+            fields.append(FieldView(-1, None, 0, start, table, (Part(
+                0, start, "table", f"table number {table} (varint, always ascending)"),),
+                "table number"))
+            notes.append("the view with index -1 is the table-number prefix, not a value")
+        pos = start
+        i = 0
+        while pos < len(data):
+            reader = readers[i] if readers is not None else _read_any
+            assert reader is not None
+            value, end = reader(data, pos)
+            f = parsed.fields[i] if parsed is not None else None
+            fields.append(FieldView(i, f.name if f else None, pos, end, value,
+                                    tuple(_value_parts(data, pos, end)), f.type if f else ""))
+            if data[pos] == FINAL_BINARY:
+                notes.append(f"value {i} is a final binary: it runs to the end of the key, "
+                             "so this key is a prefix of longer ones")
+            pos, i = end, i + 1
+        return Inspection(NAME, data, tuple(fields), tuple(notes),
+                          None if parsed is None else str(parsed))
 
     def _skip_table(self, key: bytes) -> int:
         """Check the table-number prefix; the offset of the first value."""
