@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from .codec import BoundKey, Codec, as_key_bytes
+from .errors import describe_value
 from .schema import KeySchema
 
 __all__ = ["FieldView", "Inspection", "Part", "inspect_key"]
@@ -72,7 +73,8 @@ class Inspection:
           [1:2]  01     payload     true
           [2:4]  00 01  terminator  end of field
         """
-        head = f"{self.codec} key {self.key.hex(' ') or '(empty)'} ({len(self.key)} bytes)"
+        size = f"{len(self.key)} byte" + ("" if len(self.key) == 1 else "s")
+        head = f"{self.codec} key {self.key.hex(' ') or '(empty)'} ({size})"
         if self.schema:
             head += f", schema {self.schema}"
         lines = [head]
@@ -84,7 +86,7 @@ class Inspection:
         for f in self.fields:
             label = f"field {f.index}" + (f" {f.name!r}" if f.name else "")
             kind = f" {f.kind}" if f.kind else ""
-            lines.append(f"{label}{kind} = {f.value!r}  [{f.start}:{f.end}]")
+            lines.append(f"{label}{kind} = {describe_value(f.value, 200)}  [{f.start}:{f.end}]")
             for p in f.parts:
                 shown = self.key[p.start:p.end].hex(" ") or "(none)"
                 lines.append(f"  {spans[id(p)].ljust(w_span)}  {shown.ljust(w_hex)}  "
@@ -96,7 +98,7 @@ class Inspection:
         return {
             "codec": self.codec, "key": self.key.hex(), "schema": self.schema,
             "fields": [{"index": f.index, "name": f.name, "kind": f.kind, "start": f.start,
-                        "end": f.end, "value": repr(f.value),
+                        "end": f.end, "value": describe_value(f.value, 1000),
                         "parts": [attrs.asdict(p) for p in f.parts]} for f in self.fields],
             "notes": list(self.notes),
         }

@@ -31,8 +31,18 @@ from typing import Any, ClassVar, Final, cast
 
 from .._bytes import order_bits, unorder_bits
 from .._compile import compile_function, value_names
-from ..codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
+from ..codec import (
+    BaseCodec,
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    as_key_bytes,
+)
 from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
+from ..inspection import FieldView, Inspection, Part
 from ..schema import Field, KeySchema
 from ..types import INT_TYPES, Float32, Versionstamp
 
@@ -470,6 +480,151 @@ def _check_prefix(data: bytes, prefix: bytes) -> int:
     return len(prefix)
 
 
+# -- inspect --------------------------------------------------------------------------------
+
+#: type code -> the kind of value it holds (a field's kind when there is no schema)
+_KIND: Final = {NULL: "null", BYTES: "bytes", STRING: "string", NESTED: "tuple",
+                **{c: "int" for c in range(NEG_BIG, POS_BIG + 1)}, FLOAT: "float32",
+                DOUBLE: "float64", FALSE: "bool", TRUE: "bool", UUID: "uuid",
+                VERSIONSTAMP: "versionstamp"}
+
+
+def _element_parts(data: bytes, pos: int, end: int) -> list[Part]:
+    """The parts of the top-level element ``data[pos:end]`` (already read, so well formed).
+
+    A nested tuple's children are walked with an explicit stack, as :func:`_read_nested`
+    reads them: a thousand levels of nesting must not overflow the recursion limit.
+    """
+    if data[pos] != NESTED:
+        return _scalar_parts(data, pos, end, "")
+    parts = [Part(pos, pos + 1, "type", "nested tuple")]
+    path = [0]  # the index of the next child at each open level
+    q = pos + 1
+    while True:
+        label = _label(path)
+        code = data[q]
+        if code == NULL and q + 1 < end and data[q + 1] == 0xFF:
+            parts.append(Part(q, q + 2, "nested null", f"{label} NULL (00 ff in a nested "
+                              "tuple)"))
+            path[-1] += 1
+            q += 2
+        elif code == NULL:
+            path.pop()
+            if not path:
+                parts.append(Part(q, q + 1, "terminator", "end of nested tuple"))
+                return parts
+            parts.append(Part(q, q + 1, "nested terminator",
+                              f"{_label(path)} end of nested tuple"))
+            path[-1] += 1
+            q += 1
+        elif code == NESTED:
+            parts.append(Part(q, q + 1, "nested type", f"{label} nested tuple"))
+            path.append(0)
+            q += 1
+        else:
+            after = _DECODE[code](data, q)[1]
+            parts += _scalar_parts(data, q, after, label)
+            path[-1] += 1
+            q = after
+
+
+def _label(path: list[int]) -> str:
+    """``[1][0]``: where a child sits in its top-level tuple; the middle of a path deeper
+    than eight levels is left out, so a deeply nested key gives no quadratic text."""
+    if len(path) > 8:
+        return ("".join(f"[{i}]" for i in path[:3]) + "…" +
+                "".join(f"[{i}]" for i in path[-3:]) + f" (depth {len(path)})")
+    return "".join(f"[{i}]" for i in path)
+
+
+def _holds_incomplete(value: Any) -> bool:
+    """Whether a decoded value holds an incomplete versionstamp, at any depth (no recursion:
+    decoding reads nesting deeper than the recursion limit)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is tuple:
+            stack.extend(v)
+        elif isinstance(v, Versionstamp) and v.tr_version is None:
+            return True
+    return False
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _scalar_parts(data: bytes, pos: int, end: int, label: str) -> list[Part]:
+    """The parts of one element other than a nested tuple; *label* is its index path inside
+    a nested tuple (its roles then start with ``nested``), or empty at top level."""
+    code = data[pos]
+    value = _DECODE[code](data, pos)[0]
+
+    def part(start: int, stop: int, role: str, text: str) -> Part:
+        return Part(start, stop, f"nested {role}" if label else role,
+                    f"{label} {text}" if label else text)
+
+    if code == NULL:  # top level only: inside a nested tuple a null is 00 ff
+        return [part(pos, end, "null", "NULL")]
+    if code in (BYTES, STRING):
+        parts = [part(pos, pos + 1, "type",
+                      "byte string" if code == BYTES else "unicode string (UTF-8)")]
+        at = pos + 1
+        while at < end - 1:
+            j = data.find(b"\x00\xff", at, end - 1)
+            stop = end - 1 if j < 0 else j
+            if stop > at:
+                chunk = data[at:stop]
+                parts.append(part(at, stop, "payload", repr(chunk) if code == BYTES
+                                  else "UTF-8 " + repr(chunk.decode("utf-8"))))
+            if j < 0:
+                break
+            parts.append(part(j, j + 2, "escape", "a 00 byte of the value, escaped as 00 ff"))
+            at = j + 2
+        parts.append(part(end - 1, end, "terminator",
+                          "end of byte string" if code == BYTES else "end of string"))
+        return parts
+    if code == INT_ZERO:
+        return [part(pos, end, "type", "int zero")]
+    if INT_ZERO < code < POS_BIG:
+        return [part(pos, pos + 1, "type", f"int, {_plural(end - pos - 1, 'byte')}, positive"),
+                part(pos + 1, end, "payload", f"{value}, big-endian")]
+    if NEG_BIG < code < INT_ZERO:
+        n = end - pos - 1
+        return [part(pos, pos + 1, "type", f"negative int, {_plural(n, 'byte')}"),
+                part(pos + 1, end, "payload",
+                     f"{value} + 2**{8 * n} - 1 (one's complement of {-value}), big-endian")]
+    if code in (NEG_BIG, POS_BIG):
+        n = end - pos - 2
+        parts = [part(pos, pos + 1, "type", ("negative" if code == NEG_BIG else "positive")
+                      + " int, arbitrary precision"),
+                 part(pos + 1, pos + 2, "length", f"{_plural(n, 'byte')} follow" +
+                      (f" ({data[pos + 1]:02x} XOR ff)" if code == NEG_BIG else ""))]
+        if n:
+            parts.append(part(pos + 2, end, "payload", f"{value}, big-endian" if code == POS_BIG
+                              else f"{value} + 2**{8 * n} - 1 (one's complement of "
+                              f"{-value}), big-endian"))
+        return parts
+    if code in (FLOAT, DOUBLE):
+        how = ("sign bit flipped (a value with the sign bit clear)" if data[pos + 1] & 0x80
+               else "every bit inverted (a value with the sign bit set)")
+        return [part(pos, pos + 1, "type", "float (binary32)" if code == FLOAT
+                     else "double (binary64)"),
+                part(pos + 1, end, "payload", f"{value!r}: IEEE order transform, {how}")]
+    if code in (FALSE, TRUE):
+        return [part(pos, end, "type", "true" if code == TRUE else "false")]
+    if code == UUID:
+        return [part(pos, pos + 1, "type", "UUID"),
+                part(pos + 1, end, "payload", f"{value} (16 bytes, network order)")]
+    assert code == VERSIONSTAMP
+    tr = data[pos + 1:pos + 11]
+    return [part(pos, pos + 1, "type", "versionstamp"),
+            part(pos + 1, pos + 11, "payload", "transaction version ff × 10: incomplete"
+                 if tr == b"\xff" * 10 else "transaction version: commit "
+                 f"{int.from_bytes(tr[:8], 'big')}, batch {int.from_bytes(tr[8:], 'big')}"),
+            part(pos + 11, end, "payload", f"user version {value.user_version}")]
+
+
 # -- schema fields --------------------------------------------------------------------------
 
 
@@ -745,6 +900,58 @@ class FdbTupleCodec(BaseCodec):
         offset = _write_with_stamp(values, parts, False, self._int_encoder)
         key = b"".join(parts)
         return key + offset.to_bytes(4, "little")
+
+    # -- inspect ----------------------------------------------------------------------------
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each element's type code and what it means, its payload, length byte, ``00 ff``
+        escapes and terminator; a nested tuple's elements inside its field, as ``nested``
+        parts labelled with their index path (``[1][0]``). A key is inspected without its
+        subspace prefix. Notes name the elements this codec would write differently.
+        """
+        data = as_key_bytes(NAME, key)
+        parsed = None if schema is None else KeySchema.coerce(schema)
+        self.decode(data, parsed)  # bytes that are not a key are refused, with the offset
+        fields: list[FieldView] = []
+        notes: list[str] = []
+        pos = 0
+        while pos < len(data):
+            i = len(fields)
+            value, end = _DECODE[data[pos]](data, pos)
+            f = parsed.fields[i] if parsed is not None else None
+            fields.append(FieldView(i, f.name if f else None, pos, end, value,
+                                    tuple(_element_parts(data, pos, end)),
+                                    f.type if f else _KIND[data[pos]]))
+            note = self._form_note(i, data[pos:end], value)
+            if note:
+                notes.append(note)
+            pos = end
+        return Inspection(NAME, data, tuple(fields), tuple(notes),
+                          None if parsed is None else str(parsed))
+
+    def _form_note(self, index: int, raw: bytes, value: Any) -> str | None:
+        """Why element *index* is not in the form this codec writes, or None if it is."""
+        try:
+            again = self.encode((value,))
+        except LexCodecError as exc:
+            if _holds_incomplete(value):
+                return (f"element {index} holds an incomplete versionstamp (transaction "
+                        "version ff × 10): a plain encode refuses it, only "
+                        "encode_with_versionstamp writes it; a complete stamp with that "
+                        "transaction version also reads back as incomplete")
+            # a nested tuple deeper than encode's recursion goes, say
+            return f"element {index} is read, but encode refuses its value ({exc})"
+        if again == raw:
+            return None
+        why = "a non-minimal form, read as every binding reads it"
+        if raw[0] == NESTED:
+            why = ("it holds a non-minimal integer or the other max_u64_form of "
+                   "±(2**64-1), read as every binding reads it")
+        elif type(value) is int and abs(value) == 2**64 - 1:
+            why = ("the other bindings' form of ±(2**64-1); this codec has max_u64_form="
+                   f"{self.options['max_u64_form']!r}")
+        return (f"element {index} ({raw.hex(' ')}) is not the form this codec writes for "
+                f"{value!r} ({again.hex(' ')}): {why}")
 
     def bind(self, schema: SchemaLike) -> BoundTuple:
         """The schema compiled for this codec; its ``encode``/``decode`` take ``prefix=``."""

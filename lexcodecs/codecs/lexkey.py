@@ -37,6 +37,7 @@ from ..codec import (
     as_key_bytes,
 )
 from ..errors import DecodeError, EncodeError, NotDecodableError, UnsupportedTypeError
+from ..inspection import FieldView, Inspection, Part
 from ..schema import Field, KeySchema
 from ..types import (
     END,
@@ -443,6 +444,43 @@ class _LexKey(BaseCodec):
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         return _BoundLexKey(self, schema, plans)
 
+    # -- inspect -----------------------------------------------------------------------------
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """How *schema* reads the key: each part's bytes and type, the ``00`` separators, and
+        notes on what the bytes alone do not say (a ``00`` inside a string looks like a
+        separator, fixed-width parts carry no type). Without a schema nothing decodes: the
+        key is shown as one raw part, with notes on what can and cannot be told.
+        """
+        data = as_key_bytes(self.name, key)
+        if schema is None:
+            return _inspect_schemaless(self, data)
+        parsed = KeySchema.coerce(schema)
+        self.decode(data, parsed)  # NotDecodableError, or a DecodeError with the offset
+        bound = self.bind(parsed)
+        assert isinstance(bound, _BoundLexKey)
+        n = len(parsed)
+        fixed = sum(w for w in bound._widths if w is not None) + n - 1
+        notes = ["LexKey has no type tags, lengths or escaping: this is how the schema reads "
+                 "the key; the bytes alone do not say where its parts end or what they are"]
+        fields = []
+        pos = 0
+        for i, (f, w, read) in enumerate(zip(parsed.fields, bound._widths, bound._readers)):
+            stop = pos + (len(data) - fixed if w is None else w)
+            value = read(data[pos:stop])
+            parts = _part_parts(self, f, data, pos, stop, value)
+            where = f"field {i} {f.name!r} ({f.type})"
+            if w is None and n > 1:
+                notes.append(f"{where} is {_plural(stop - pos)}: what is left of the key after "
+                             f"the fixed-width parts and separators ({fixed} bytes)")
+            notes += _part_notes(self, where, f, data[pos:stop], value, pos, len(data) - 1)
+            if i < n - 1:
+                parts.append(Part(stop, stop + 1, "separator", "00 between parts"))
+                stop += 1
+            fields.append(FieldView(i, f.name, pos, stop, value, tuple(parts), f.type))
+            pos = stop
+        return Inspection(self.name, data, tuple(fields), tuple(notes), str(parsed))
+
 
 class _BoundLexKey(BoundKey):
     """Parts joined by 00; decoding by widths, with at most one variable-length field."""
@@ -649,6 +687,208 @@ def _reader(codec: _LexKey, field: Field) -> Callable[[bytes], Any]:
                                   found=raw[exc.start:exc.end]) from None
         return read
     return bytes  # bytes
+
+
+# -- inspect ---------------------------------------------------------------------------------
+
+#: the field types shown as other readings of a fixed-width part ("int" is int64's alias)
+_READINGS: Final = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "float32",
+                    "int64", "uint64", "float64", "timestamp", "duration", "uuid")
+
+
+def _plural(n: int) -> str:
+    return "1 byte" if n == 1 else f"{n} bytes"
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, _dt.datetime):
+        return v.isoformat()
+    if isinstance(v, _dt.timedelta):
+        return f"timedelta({v})"
+    if isinstance(v, uuid.UUID):
+        return str(v)
+    return repr(v)
+
+
+def _readings(codec: _LexKey, raw: bytes, field: Field | None, value: Any) -> list[str]:
+    """What *raw* also reads as under the other fixed-width types of its width.
+
+    In ``lexkey`` the narrow integer types are int64/uint64 readings with a range check, so
+    only the types written at their own width are tried.
+    """
+    out = []
+    for t in _READINGS:
+        if codec.width(t) != len(raw) or (not codec.NATIVE and WIDTHS[t][0] != WIDTHS[t][1]):
+            continue
+        if field is not None and (t == field.type or (t, field.type) == ("int64", "int")):
+            continue
+        try:
+            other = _reader(codec, Field("x", t))(raw)
+        except DecodeError:
+            continue
+        if field is not None and type(other) is type(value) and other == value:
+            continue
+        out.append(f"{t} {_show(other)}")
+    return out
+
+
+def _nul_offsets(raw: bytes, base: int) -> list[int]:
+    return [base + j for j, b in enumerate(raw) if b == 0]
+
+
+def _at(offsets: list[int]) -> str:
+    """``byte 3`` or ``bytes 3, 5-10``: runs of offsets shortened."""
+    runs: list[list[int]] = []
+    for o in offsets:
+        if runs and runs[-1][1] == o - 1:
+            runs[-1][1] = o
+        else:
+            runs.append([o, o])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return f"byte {text}" if len(offsets) == 1 else f"bytes {text}"
+
+
+def _part_parts(codec: _LexKey, field: Field, data: bytes, pos: int, stop: int, value: Any
+                ) -> list[Part]:
+    """The parts of one field's bytes ``data[pos:stop]`` (its separator is added after)."""
+    t = field.type
+    raw = data[pos:stop]
+    if t in VARIABLE:
+        if not raw:
+            return [Part(pos, pos, "payload", f"empty {t}: no bytes")]
+        parts = []
+        at = pos
+        for j in [*_nul_offsets(raw, pos), stop]:
+            if j > at:
+                chunk = data[at:j]
+                parts.append(Part(at, j, "payload", f"{chunk!r}, raw" if t == "bytes"
+                                  else f"UTF-8 {chunk.decode('utf-8')!r}, raw"))
+            if j < stop:
+                parts.append(Part(j, j + 1, "nul", f"a 00 of the {t}, not escaped: only the "
+                                  "widths say it is no separator"))
+            at = j + 1
+        return parts
+    width = len(raw)
+    if t == "bool":
+        text = "true" if value else "false (None is also written 00)"
+    elif t in INT_TYPES or t == "int":
+        cls = INT_TYPES.get(t, Int64)
+        as_read = f"{'int' if cls.signed else 'uint'}{8 * width}"
+        text = f"{value}: {as_read}" + (", sign bit flipped" if cls.signed else ", big-endian")
+        if as_read != cls.type_name and t != "int":
+            text += f" (canonical width; must fit {t})"
+    elif t in ("float64", "float32"):
+        go_nan = codec._go_nan and raw in (GO_NAN64, GO_NAN32)
+        text = (f"{_show(value)}: " + ("the Go reference's NaN bytes, not transformed"
+                                       if go_nan else
+                                       "00…00, only the sign bit flipped (the literal rule)"
+                                       if not any(raw) else
+                                       f"IEEE binary{8 * width}, every bit inverted (x < 0)"
+                                       if raw[0] < 0x80 else
+                                       f"IEEE binary{8 * width}, sign bit flipped"))
+        if t == "float32" and width == 8:
+            text += " (a float32 widened to float64)"
+    elif t in ("timestamp", "duration"):
+        text = (f"{_show(value)}: " + ("ns since 1970-01-01 UTC" if t == "timestamp"
+                                       else "ns") + " as int64, sign bit flipped")
+    else:
+        text = f"{value} (16 bytes)"
+    return [Part(pos, stop, "payload", text)]
+
+
+def _part_notes(codec: _LexKey, where: str, field: Field, raw: bytes, value: Any, pos: int,
+                last: int) -> list[str]:
+    """The ambiguities of one field's bytes *raw* (at *pos*; *last* is the offset of the
+    key's last byte), as notes."""
+    t = field.type
+    notes = []
+    nuls = _nul_offsets(raw, pos)
+    if t in VARIABLE:
+        if nuls:
+            pieces: tuple[Any, ...] = tuple(raw.split(b"\x00"))
+            if t == "string":
+                pieces = tuple(p.decode("utf-8") for p in pieces)
+            notes.append(f"{where} holds 00 at {_at(nuls)}: LexKey "
+                         "does not escape it, so it looks like a separator and sorts like one "
+                         f"(nul-sorts-as-separator); the same bytes are the parts {pieces!r}")
+        if raw == b"\x00":
+            notes.append(f"{where} is the single byte 00, which is also how None (NULL) and "
+                         "False are written (not-injective)")
+        return notes
+    if t == "bool" and raw == b"\x00":
+        notes.append(f"{where} is 00: False, and also how None (NULL) is written; a NULL reads "
+                     "back as False (null-does-not-round-trip)")
+    if t in ("float64", "float32") and not any(raw):
+        notes.append(f"{where} is -0.0, written 00…00 by the literal rule: it sorts below -inf "
+                     "(negative-zero-below-inf)")
+    if raw in (GO_NAN64, GO_NAN32) and t in ("float64", "float32") and (
+            len(raw) == 8 or codec.NATIVE):
+        number = ("-1.1125369292535997e-308" if len(raw) == 8
+                  else "the float32 with bits 803ffffe")
+        notes.append(f"{where} holds {raw.hex()}, the Go reference's NaN, which is also the "
+                     f"key of {number} (go-nan-collides): "
+                     + ("read as NaN under nan='go'" if codec._go_nan
+                        else "read as that number under the default nan='error'"))
+    others = _readings(codec, raw, field, value)
+    # a key's last byte is never a separator: nothing follows the last part
+    nuls = [o for o in nuls if o != last]
+    if others or nuls:
+        text = f"{where}: no tag says its type is {t}"
+        if others:
+            text += (f"; as another type its {_plural(len(raw))} "
+                     f"{'reads' if len(raw) == 1 else 'read'} as " + ", ".join(others))
+        if nuls:
+            text += (f"; read without the schema, its 00 at {_at(nuls)} could be taken for "
+                     + ("a separator" if len(nuls) == 1 else "separators"))
+        notes.append(text)
+    return notes
+
+
+def _inspect_schemaless(codec: _LexKey, data: bytes) -> Inspection:
+    """Without a schema: the key as one raw part, its 00 bytes marked, and what can be told."""
+    nuls = _nul_offsets(data, 0)
+    parts = []
+    for run in re.finditer(rb"\x00+|[^\x00]+", data):
+        a, b = run.span()
+        if data[a]:
+            parts.append(Part(a, b, "data", "no 00: inside one part"))
+            continue
+        final = b == len(data)  # a key's last byte is never a separator
+        if b - final > a:
+            parts.append(Part(a, b - final, "separator?", "a separator, a NULL or False part, "
+                              "or a 00 inside a value" if b - final - a == 1 else
+                              f"{b - final - a} × 00: each a separator, a NULL or False part, "
+                              "or a 00 inside a value"))
+        if final:
+            parts.append(Part(b - 1, b, "nul", "no separator (nothing follows the last part): "
+                              "a NULL or False part, or the last byte of a value"))
+    if not data:
+        parts.append(Part(0, 0, "data", "empty: the key of ('',) or (b'',)"))
+    notes = ["without a schema LexKey keys do not decode: they carry no type tags, lengths or "
+             "escaping, so neither the number of parts nor their types can be told; the key "
+             "is shown as one raw part. Inspect with a schema that has at most one string or "
+             "bytes field"]
+    seps = [o for o in nuls if o != len(data) - 1]  # the last byte is never a separator
+    if seps:
+        notes.append(f"00 at {_at(seps)}: every separator is one of "
+                     f"them, so the key has at most {len(seps) + 1} parts; but any of them may "
+                     "instead be a NULL or False part, or a byte of a string, bytes or number")
+    if nuls:
+        if nuls[0] == 0 and len(data) > 1:
+            notes.append("the key starts with 00: the separator after an empty first part "
+                         "('' or b''), or a NULL or False part, or the first byte of a value")
+        if nuls[-1] == len(data) - 1:
+            notes.append("the key ends with 00, which is no separator (nothing follows the "
+                         "last part): a NULL or False last part, the last byte of a value, or "
+                         "the 00 that encode_first appends")
+    if data and not seps:
+        notes.append("no 00 byte that can be a separator: the key is a single part")
+    others = _readings(codec, data, None, None)
+    if others:
+        notes.append(f"as one fixed-width part, its {len(data)} bytes read as "
+                     + ", ".join(others))
+    return Inspection(codec.name, data, (FieldView(0, None, 0, len(data), data, tuple(parts)),),
+                      tuple(notes))
 
 
 def _capabilities(codec: _LexKey) -> Capabilities:
