@@ -555,7 +555,8 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--table", metavar="T", help="the table (with --sqlite)")
     p.add_argument("--key-column", metavar="C", help="its key column, the primary key")
     p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
-    p.add_argument("--batch-size", type=int, default=10_000, metavar="N")
+    p.add_argument("--batch-size", type=_positive_int, default=10_000, metavar="N",
+                   help="keys per committed batch (default 10000)")
     p.add_argument("--keep-old", action="store_true",
                    help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
     p.add_argument("--restart", action="store_true",
@@ -563,6 +564,13 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run_migrate)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: a batch holds at least one key")
+    return value
 
 
 def _add_conformance(commands: Subparsers) -> None:

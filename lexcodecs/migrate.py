@@ -160,8 +160,12 @@ def _same_values(a: tuple[Any, ...], b: tuple[Any, ...], schema: KeySchema,
         return identical(a, b)
 
 
-def transcode_partition(transcoder: Transcoder, keys: Iterable[bytes]) -> list[bytes]:
-    """One partition's keys, transcoded: ``bag.map_partitions(transcode_partition, t)``."""
+def transcode_partition(keys: Iterable[bytes], transcoder: Transcoder) -> list[bytes]:
+    """One partition's keys, transcoded, for Dask and friends::
+
+        dask.bag.from_sequence(keys, npartitions=8).map_partitions(
+            transcode_partition, transcoder).compute(scheduler="processes")
+    """
     return list(transcoder.transcode_many(keys))
 
 
@@ -290,6 +294,12 @@ class _NaturalOrder:
 # -- SQLite ---------------------------------------------------------------------------------
 
 
+def _check_batch_size(batch_size: int) -> None:
+    if type(batch_size) is not int or batch_size < 1:
+        raise MigrationError(f"batch size {batch_size!r}: a batch holds at least one key",
+                             expected="an int >= 1")
+
+
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -335,6 +345,7 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     the old table stays as ``<table>__lexcodecs_old``. A run that was interrupted resumes;
     *restart* discards the unfinished copy instead.
     """
+    _check_batch_size(batch_size)
     own = not isinstance(database, sqlite3.Connection)
     if isinstance(database, sqlite3.Connection):
         db = database
@@ -351,6 +362,8 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
 
 def _key_is_primary(db: sqlite3.Connection, table: str, key_column: str) -> list[str]:
     info = db.execute(f"PRAGMA table_info({_quote(table)})").fetchall()
+    if not info:
+        raise MigrationError(f"no table {table!r} in the database")
     columns = [row[1] for row in info]
     if key_column not in columns:
         raise MigrationError(f"table {table!r} has no column {key_column!r}; its columns: "
@@ -373,12 +386,12 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
     db.execute("BEGIN IMMEDIATE")
     try:
         state = _state(db, table)
-        if state is not None and (restart or state["settings"] != settings):
-            if not restart:
-                raise MigrationError(
-                    f"an unfinished migration of {table!r} with other settings is in this "
-                    f"database ({state['settings']}); finish it with those settings, or "
-                    "restart=True (--restart) to discard it")
+        if state is not None and not restart and state["settings"] != settings:
+            raise MigrationError(
+                f"an unfinished migration of {table!r} with other settings is in this "
+                f"database ({state['settings']}); finish it with those settings, or "
+                "restart=True (--restart) to discard it")
+        if restart:
             db.execute(f"DROP TABLE IF EXISTS {_quote(new_table)}")
             db.execute(f"DELETE FROM {STATE_TABLE} WHERE source_table = ?", (table,))
             state = None
@@ -405,10 +418,29 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
     if phase == "copy":
         _sqlite_copy(db, table, new_table, key_column, columns, t, report, state, batch_size,
                      progress)
-    _sqlite_verify(db, table, new_table, key_column, t, report)
+    _sqlite_verify(db, table, new_table, key_column, columns, t, report, batch_size)
     _sqlite_swap(db, table, new_table, old_table, keep_old)
     report.seconds += time.monotonic() - started
     return report
+
+
+def _batches(db: sqlite3.Connection, table: str, key_column: str, columns: list[str],
+             size: int, after: bytes | None = None) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of *table* in key order, *size* at a time, starting after the key *after*
+    (keyset paging: constant memory, and a resumed run starts where the last one stopped)."""
+    cols = ", ".join(_quote(c) for c in columns)
+    index = columns.index(key_column)
+    first = f"SELECT {cols} FROM {_quote(table)} ORDER BY {_quote(key_column)} LIMIT ?"
+    then = (f"SELECT {cols} FROM {_quote(table)} WHERE {_quote(key_column)} > ? "
+            f"ORDER BY {_quote(key_column)} LIMIT ?")
+    last = after
+    while True:
+        rows = (db.execute(first, (size,)) if last is None
+                else db.execute(then, (last, size))).fetchall()
+        if not rows:
+            return
+        yield rows
+        last = rows[-1][index]
 
 
 def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
@@ -417,20 +449,12 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
     key_index = columns.index(key_column)
     cols = ", ".join(_quote(c) for c in columns)
     marks = ", ".join("?" for _ in columns)
-    select_first = (f"SELECT {cols} FROM {_quote(table)} ORDER BY {_quote(key_column)} "
-                    "LIMIT ?")
-    select_next = (f"SELECT {cols} FROM {_quote(table)} WHERE {_quote(key_column)} > ? "
-                   f"ORDER BY {_quote(key_column)} LIMIT ?")
     insert = f"INSERT INTO {_quote(new_table)} ({cols}) VALUES ({marks})"
     last_key = None if state is None else state["last_key"]
     last_new = None if state is None else state["last_new_key"]
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
-    while True:
-        rows = (db.execute(select_first, (batch_size,)) if last_key is None
-                else db.execute(select_next, (last_key, batch_size))).fetchall()
-        if not rows:
-            break
+    for rows in _batches(db, table, key_column, columns, batch_size, last_key):
         out = []
         for row in rows:
             key = row[key_index]
@@ -468,13 +492,30 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
 
 
 def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
-                   t: Transcoder, report: MigrationReport) -> None:
+                   columns: list[str], t: Transcoder, report: MigrationReport,
+                   batch_size: int) -> None:
     old_count = db.execute(f"SELECT COUNT(*) FROM {_quote(table)}").fetchone()[0]
     new_count = db.execute(f"SELECT COUNT(*) FROM {_quote(new_table)}").fetchone()[0]
     if old_count != new_count:
         raise MigrationError(f"{table!r} has {old_count} rows but the new table {new_count}; "
                              "the original is untouched (rows written to the old table during "
                              "the migration? run again with --restart)")
+    # every old row has its new row, the other columns equal: with equal counts, the new
+    # table holds exactly the old rows (a row changed between an interrupted run and its
+    # rerun is caught here)
+    key_index = columns.index(key_column)
+    cols = ", ".join(_quote(c) for c in columns)
+    lookup = f"SELECT {cols} FROM {_quote(new_table)} WHERE {_quote(key_column)} = ?"
+    for rows in _batches(db, table, key_column, columns, batch_size):
+        for row in rows:
+            new = t.transcode(row[key_index])
+            found = db.execute(lookup, (new,)).fetchone()
+            expected = (*row[:key_index], new, *row[key_index + 1:])
+            if found is None or tuple(found) != expected:
+                raise MigrationError(
+                    f"the row of key {row[key_index].hex(' ')} is not in the new table as it "
+                    "is in the old one (was the table written during an interrupted "
+                    "migration?); the original is untouched: run again with --restart")
     order = _NaturalOrder(t, report)
     report.anomalies.clear()
     for (key,) in db.execute(f"SELECT {_quote(key_column)} FROM {_quote(new_table)} "
@@ -484,27 +525,37 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
 
 def _sqlite_swap(db: sqlite3.Connection, table: str, new_table: str, old_table: str,
                  keep_old: bool) -> None:
-    indexes = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND "
-                         "tbl_name = ? AND sql IS NOT NULL", (table,)).fetchall()
+    # the table's own indexes and triggers go with it: take them, and make them again on the
+    # new table under the old name; views and other tables' REFERENCES name the table, and
+    # legacy_alter_table keeps RENAME from rewriting them to follow the old table
+    owned = db.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', "
+                       "'trigger') AND tbl_name = ? AND sql IS NOT NULL", (table,)).fetchall()
+    db.execute("PRAGMA legacy_alter_table = ON")
     db.execute("BEGIN IMMEDIATE")
     try:
         if keep_old:
             db.execute(f"DROP TABLE IF EXISTS {_quote(old_table)}")
-            for name, _ in indexes:  # the names go to the new table
-                db.execute(f"DROP INDEX {_quote(name)}")
+            for kind, name, _ in owned:  # the names go to the new table
+                db.execute(f"DROP {kind.upper()} {_quote(name)}")
             db.execute(f"ALTER TABLE {_quote(table)} RENAME TO {_quote(old_table)}")
         else:
             db.execute(f"DROP TABLE {_quote(table)}")
         db.execute(f"ALTER TABLE {_quote(new_table)} RENAME TO {_quote(table)}")
-        for _, sql in indexes:
+        for _, _, sql in owned:
             db.execute(sql)
         db.execute(f"DELETE FROM {STATE_TABLE} WHERE source_table = ?", (table,))
         if not db.execute(f"SELECT 1 FROM {STATE_TABLE}").fetchone():
             db.execute(f"DROP TABLE {STATE_TABLE}")
         db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        db.execute("ROLLBACK")
+        raise MigrationError(f"the swap of {table!r} failed ({exc}); nothing changed: the old "
+                             "table is intact and the checked copy is kept for a rerun") from None
     except BaseException:
         db.execute("ROLLBACK")
         raise
+    finally:
+        db.execute("PRAGMA legacy_alter_table = OFF")
 
 
 # -- LMDB -----------------------------------------------------------------------------------
@@ -540,6 +591,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     checks the directories are swapped; the old one stays as ``<path>.lexcodecs-old`` with
     *keep_old*, else it is removed.
     """
+    _check_batch_size(batch_size)
     lmdb = _lmdb()
     t = transcoder
     started = time.monotonic()
@@ -570,10 +622,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                  "last_new_key": None, "report": report.to_dict()}
     else:
         report = MigrationReport(**{**state["report"], "resumed": True})
-    if state["phase"] == "verified":
-        if src_path.exists():  # the crash came before the first rename
-            os.replace(src_path, old_path)
-    else:
+    if state["phase"] != "verified":
         source = lmdb.open(str(src_path), readonly=True, lock=False)
         try:
             size = max(source.info()["map_size"], 2 * _used_bytes(source), 1 << 26)
@@ -589,11 +638,16 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             source.close()
         state["phase"], state["report"] = "verified", report.to_dict()
         _write_state(state_path, state)
-        if old_path.exists():
-            shutil.rmtree(old_path)
-        os.replace(src_path, old_path)
-    os.replace(new_path, src_path)
-    if not keep_old:
+    # the swap, in steps a rerun can tell apart by what exists: while the new environment
+    # is still at its own path the second rename has not happened; the first has when the
+    # original path is gone
+    if new_path.exists():
+        if src_path.exists():
+            if old_path.exists():  # a kept environment of an earlier migration
+                shutil.rmtree(old_path)
+            os.replace(src_path, old_path)
+        os.replace(new_path, src_path)
+    if not keep_old and old_path.exists():
         shutil.rmtree(old_path)
     state_path.unlink()
     report.seconds += time.monotonic() - started
@@ -631,8 +685,14 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                 batch.append((new, value))
                 positioned = cursor.next()
                 last_key = key
+            limit = target.max_key_size()
             with target.begin(write=True) as txn:
                 for new, value in batch:
+                    if not 1 <= len(new) <= limit:
+                        raise MigrationError(
+                            f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
+                            f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
+                            codec=t.target.name)
                     txn.put(new, value)
             report.keys += len(batch)
             assert last_key is not None
@@ -654,6 +714,14 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
                              f"{new_count}: two keys have the same new key (the target "
                              "cannot tell their values apart), or the source changed during "
                              "the migration; the original is untouched")
+    # every old key's new key holds the old value: with equal counts, exactly the old data
+    with source.begin() as old, target.begin() as new:
+        for key, value in old.cursor():
+            if new.get(t.transcode(key)) != value:
+                raise MigrationError(
+                    f"the entry of key {key.hex(' ')} is not in the new environment as it is "
+                    "in the old one (was it written during an interrupted migration?); the "
+                    "original is untouched: run again with --restart")
     order = _NaturalOrder(t, report)
     report.anomalies.clear()
     with target.begin() as txn:

@@ -137,7 +137,7 @@ def test_the_suite_passes_in_pure_python() -> None:
     """The fdb-tuple and skv tests once more with LEXCODECS_PURE=1: the Python paths alone."""
     env = {**os.environ, "LEXCODECS_PURE": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider",
          "tests/test_fdb_tuple.py", "conformance/test_fdb_tuple_vectors.py",
          "tests/test_skv_compiled.py", "conformance/test_skv_vectors.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

@@ -164,7 +164,7 @@ def test_the_vectors_pass_in_pure_python() -> None:
     """The sqlite4 vector tests once more with LEXCODECS_PURE=1: the Python paths alone."""
     env = {**os.environ, "LEXCODECS_PURE": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider",
          "conformance/test_sqlite4_vectors.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
