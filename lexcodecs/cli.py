@@ -555,7 +555,7 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--table", metavar="T", help="the table (with --sqlite)")
     p.add_argument("--key-column", metavar="C", help="its key column, the primary key")
     p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
-    p.add_argument("--batch-size", type=_positive_int, default=10_000, metavar="N",
+    p.add_argument("--batch-size", type=batch_size, default=10_000, metavar="N",
                    help="keys per committed batch (default 10000)")
     p.add_argument("--keep-old", action="store_true",
                    help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
@@ -566,7 +566,7 @@ def _add_migrate(commands: Subparsers) -> None:
     p.set_defaults(run=run_migrate)
 
 
-def _positive_int(text: str) -> int:
+def batch_size(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text}: a batch holds at least one key")

@@ -355,6 +355,9 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     try:
         return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
                                restart, progress)
+    except sqlite3.DatabaseError as exc:
+        raise MigrationError(f"SQLite: {exc} ({database if own else 'the connection'}); "
+                             "nothing was changed that a rerun does not finish") from None
     finally:
         if own:
             db.close()
@@ -601,7 +604,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     state_path = src_path.with_name(src_path.name + ".lexcodecs-state")
     settings = {"source": t.source.config(), "target": t.target.config(),
                 "schema": t.schema.to_text()}
-    if restart:
+    if restart and not _lmdb_swapping(state_path):
         shutil.rmtree(new_path, ignore_errors=True)
         state_path.unlink(missing_ok=True)
     state: dict[str, Any] | None = None
@@ -623,7 +626,10 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     else:
         report = MigrationReport(**{**state["report"], "resumed": True})
     if state["phase"] != "verified":
-        source = lmdb.open(str(src_path), readonly=True, lock=False)
+        try:
+            source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
+        except lmdb.Error as exc:
+            raise MigrationError(f"{src_path} is not an LMDB environment ({exc})") from None
         try:
             size = max(source.info()["map_size"], 2 * _used_bytes(source), 1 << 26)
             target = lmdb.open(str(new_path), map_size=size)
@@ -652,6 +658,17 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     state_path.unlink()
     report.seconds += time.monotonic() - started
     return report
+
+
+def _lmdb_swapping(state_path: Path) -> bool:
+    """A verified copy is being swapped in: a restart must finish it, not discard it (the
+    original may already have moved aside)."""
+    if not state_path.exists():
+        return False
+    try:
+        return bool(json.loads(state_path.read_text(encoding="utf-8"))["phase"] == "verified")
+    except (ValueError, KeyError, TypeError):
+        return False
 
 
 def _used_bytes(env: Any) -> int:
