@@ -22,6 +22,7 @@ import ctypes
 import datetime
 import decimal
 import enum
+import re
 import struct
 import sys
 import types
@@ -830,7 +831,8 @@ def test_unsupported_types(value: Any) -> None:
     expect_lex_error(lambda: CODEC.encode(((value,),), "t:tuple"), (UnsupportedTypeError,))
 
 
-@pytest.mark.parametrize("values", ["ab", b"ab", 5, None, {"a": 1}, iter([1])], ids=repr)
+@pytest.mark.parametrize("values", ["ab", b"ab", 5, None, {"a": 1}, iter([1])],
+                         ids=lambda v: re.sub(r" at 0x[0-9a-f]+", "", repr(v)))
 def test_values_must_be_a_tuple_or_list(values: Any) -> None:
     expect_lex_error(lambda: CODEC.encode(values), (UnsupportedTypeError,))
     expect_lex_error(lambda: CODEC.prefix_range(values), (UnsupportedTypeError,))

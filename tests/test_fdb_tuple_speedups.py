@@ -134,10 +134,14 @@ def test_bound_c_paths_agree(schema: KeySchema, data: st.DataObject) -> None:
 
 
 def test_the_suite_passes_in_pure_python() -> None:
-    """The fdb-tuple and skv tests once more with LEXCODECS_PURE=1: the Python paths alone."""
+    """The fdb-tuple and skv tests once more with LEXCODECS_PURE=1: the Python paths alone.
+
+    The conformance classes are left out of this second run (they are the slow part, and
+    the Python fast paths are held to the careful ones above, with C switched off)."""
     env = {**os.environ, "LEXCODECS_PURE": "1"}
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider",
+         "-k", "not Conformance",
          "tests/test_fdb_tuple.py", "conformance/test_fdb_tuple_vectors.py",
          "tests/test_skv_compiled.py", "conformance/test_skv_vectors.py"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

@@ -148,10 +148,10 @@ def overrides_for(schemas: Iterable[KeySchema | str]) -> dict[str, st.SearchStra
     return out
 
 
-DEFAULT_SCHEMAS = make_schemas(2024, (4, 1, 3, 2, 5, 2, 3, 2))
-MUST_SCHEMAS = make_schemas(7, (3, 2, 2), TERMINATION_KINDS)
-SHOULD_NOT_SCHEMAS = make_schemas(11, (3, 2, 2), TERMINATION_KINDS)
-DESC_SCHEMAS = make_schemas(13, (3, 2, 2), TERMINATION_KINDS)
+DEFAULT_SCHEMAS = make_schemas(2024, (4, 1, 3, 5, 2, 5))
+MUST_SCHEMAS = make_schemas(7, (3, 2), TERMINATION_KINDS)
+SHOULD_NOT_SCHEMAS = make_schemas(11, (3, 2), TERMINATION_KINDS)
+DESC_SCHEMAS = make_schemas(13, (3, 2), TERMINATION_KINDS)
 
 
 def test_generated_schemas_cover_every_kind_order_and_termination() -> None:
