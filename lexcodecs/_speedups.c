@@ -490,6 +490,39 @@ static PyObject *bound_decode(PyObject *self, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+/* -- reading a schema's fields -----------------------------------------------------
+ *
+ * The skv, sqlite4 and orderly decoders share this loop: one reader call per field, each
+ * given its field's bytes of the spec; any field the reader declines (NULL without an error
+ * set) or bytes left at the end hand the whole key to fallback(key).
+ */
+
+typedef PyObject *(*FieldReader)(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
+                                 const unsigned char *field);
+
+static PyObject *read_fields(PyObject *fallback, PyObject *key, Py_ssize_t pos,
+                             const unsigned char *fields, Py_ssize_t nf, Py_ssize_t stride,
+                             FieldReader read) {
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
+    Py_ssize_t n = PyBytes_GET_SIZE(key);
+    PyObject *out = PyTuple_New(nf);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < nf; i++) {
+        PyObject *v = read(p, n, &pos, fields + stride * i);
+        if (!v) {
+            Py_DECREF(out);
+            if (PyErr_Occurred()) return NULL;
+            return PyObject_CallOneArg(fallback, key);
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    if (pos != n) {
+        Py_DECREF(out);
+        return PyObject_CallOneArg(fallback, key);
+    }
+    return out;
+}
+
 /* -- skv bound decode ----------------------------------------------------------------
  *
  * skv_decode(spec, fallback, key): spec holds three bytes per field of an all-ascending
@@ -597,6 +630,11 @@ static PyObject *skv_field(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos
     return NULL;
 }
 
+static PyObject *skv_read(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
+                          const unsigned char *f) {
+    return skv_field(p, n, pos, f[0], f[1], f[2]);
+}
+
 static PyObject *skv_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 3 || !PyBytes_Check(args[0])) {
@@ -605,26 +643,8 @@ static PyObject *skv_decode(PyObject *self, PyObject *const *args, Py_ssize_t na
     }
     PyObject *spec = args[0], *fallback = args[1], *key = args[2];
     if (!PyBytes_CheckExact(key)) return PyObject_CallOneArg(fallback, key);
-    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(spec);
-    Py_ssize_t nf = PyBytes_GET_SIZE(spec) / 3;
-    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
-    Py_ssize_t n = PyBytes_GET_SIZE(key), pos = 0;
-    PyObject *out = PyTuple_New(nf);
-    if (!out) return NULL;
-    for (Py_ssize_t i = 0; i < nf; i++) {
-        PyObject *v = skv_field(p, n, &pos, s[3 * i], s[3 * i + 1], s[3 * i + 2]);
-        if (!v) {
-            Py_DECREF(out);
-            if (PyErr_Occurred()) return NULL;
-            return PyObject_CallOneArg(fallback, key);
-        }
-        PyTuple_SET_ITEM(out, i, v);
-    }
-    if (pos != n) {
-        Py_DECREF(out);
-        return PyObject_CallOneArg(fallback, key);
-    }
-    return out;
+    return read_fields(fallback, key, 0, (const unsigned char *)PyBytes_AS_STRING(spec),
+                       PyBytes_GET_SIZE(spec) / 3, 3, skv_read);
 }
 
 /* -- sqlite4 --------------------------------------------------------------------------
@@ -1013,6 +1033,11 @@ static PyObject *s4_read(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos, 
     return S4_FALLBACK;
 }
 
+static PyObject *s4_read_field(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
+                               const unsigned char *f) {
+    return s4_read(p, n, pos, (char)f[0], f[1]);
+}
+
 static PyObject *sqlite4_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 4 || !PyBytes_Check(args[2])) {
@@ -1043,24 +1068,8 @@ static PyObject *sqlite4_decode(PyObject *self, PyObject *const *args, Py_ssize_
         Py_DECREF(out);
         return t;
     }
-    const char *k = PyBytes_AS_STRING(spec);
-    Py_ssize_t nf = PyBytes_GET_SIZE(spec) / 2;
-    PyObject *out = PyTuple_New(nf);
-    if (!out) return NULL;
-    for (Py_ssize_t i = 0; i < nf; i++) {
-        PyObject *v = s4_read(p, n, &pos, k[2 * i], k[2 * i + 1]);
-        if (!v) {
-            Py_DECREF(out);
-            if (PyErr_Occurred()) return NULL;
-            return PyObject_CallOneArg(fallback, key);
-        }
-        PyTuple_SET_ITEM(out, i, v);
-    }
-    if (pos != n) {
-        Py_DECREF(out);
-        return PyObject_CallOneArg(fallback, key);
-    }
-    return out;
+    return read_fields(fallback, key, pos, (const unsigned char *)PyBytes_AS_STRING(spec),
+                       PyBytes_GET_SIZE(spec) / 2, 2, s4_read_field);
 }
 
 /* -- orderly --------------------------------------------------------------------------
@@ -1404,6 +1413,11 @@ static PyObject *o_read(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos, c
     return NULL;
 }
 
+static PyObject *o_read_field(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
+                              const unsigned char *f) {
+    return o_read(p, n, pos, (char)f[0], (f[1] & 1) ? 0xff : 0, (f[2] << 8) | f[3]);
+}
+
 static PyObject *orderly_decode(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 3 || !PyBytes_Check(args[0])) {
@@ -1413,27 +1427,8 @@ static PyObject *orderly_decode(PyObject *self, PyObject *const *args, Py_ssize_
     PyObject *spec = args[0], *fallback = args[1], *key = args[2];
     if (!PyBytes_CheckExact(key)) return PyObject_CallOneArg(fallback, key);
     const unsigned char *k = (const unsigned char *)PyBytes_AS_STRING(spec);
-    Py_ssize_t nf = (PyBytes_GET_SIZE(spec) - 1) / 4;
-    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(key);
-    Py_ssize_t n = PyBytes_GET_SIZE(key), pos = 0;
-    PyObject *out = PyTuple_New(nf);
-    if (!out) return NULL;
-    for (Py_ssize_t i = 0; i < nf; i++) {
-        const unsigned char *f = k + 1 + 4 * i;
-        PyObject *v = o_read(p, n, &pos, (char)f[0], (f[1] & 1) ? 0xff : 0,
-                             (f[2] << 8) | f[3]);
-        if (!v) {
-            Py_DECREF(out);
-            if (PyErr_Occurred()) return NULL;
-            return PyObject_CallOneArg(fallback, key);
-        }
-        PyTuple_SET_ITEM(out, i, v);
-    }
-    if (pos != n) {
-        Py_DECREF(out);
-        return PyObject_CallOneArg(fallback, key);
-    }
-    return out;
+    return read_fields(fallback, key, 0, k + 1, (PyBytes_GET_SIZE(spec) - 1) / 4, 4,
+                       o_read_field);
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
