@@ -110,7 +110,13 @@ FIXED_INTS: Final[dict[str, tuple[int, int, int]]] = {
 DEC_NULL, DEC_NEG, DEC_ZERO, DEC_POS = 0, 1, 2, 3
 #: var-bytes: decimal digit -> nibble (spec §10.2); nibble 1 is the terminator
 _DIGIT_NIBBLE: Final = (3, 4, 5, 6, 7, 9, 0xA, 0xC, 0xE, 0xF)
-_NIBBLE_DIGIT: Final = {n: d for d, n in enumerate(_DIGIT_NIBBLE)}
+#: a byte -> its three decimal digits as nibble hex characters ("ff" -> 255 -> "591")
+_BYTE_NIBBLES: Final = ["".join(f"{_DIGIT_NIBBLE[int(c)]:x}" for c in f"{b:03d}")
+                        for b in range(256)]
+#: nibble hex characters back to decimal digits; the nibbles that are not digits -> "x"
+_NIBBLE_TO_DIGIT: Final = str.maketrans(
+    {**{c: "x" for c in "0123456789abcdef"},
+     **{f"{n:x}": str(d) for d, n in enumerate(_DIGIT_NIBBLE)}})
 #: string bytes are UTF-8 + 2, leaving 00 (NULL) and 01 (terminator)
 _PLUS2: Final = bytes((b + 2) & 0xFF for b in range(256))
 _MINUS2: Final = bytes((b - 2) & 0xFF for b in range(256))
@@ -687,12 +693,12 @@ class _VarBytes(_FieldCodec):
 
     def write(self, v: Any, t: bool) -> bytes:
         rest = v[self.p:]
-        nibbles = [_DIGIT_NIBBLE[int(c)] for c in "".join(f"{b:03d}" for b in rest)]
-        d = len(nibbles)
+        d = 3 * len(rest)
         size = (d + 2) // 2 if t else (1 if d == 0 else (d + 1) // 2)
-        nibbles += [1] * (2 * size - d)
-        body = bytes((nibbles[i] << 4) | nibbles[i + 1] for i in range(0, 2 * size, 2))
-        return _mask_bytes(v[:self.p] + body, self.mask)
+        # each byte's three digit nibbles as hex characters, terminator nibbles "1" to fill
+        # the last byte, and bytes.fromhex packs them: no per-nibble Python step
+        nibbles = "".join(map(_BYTE_NIBBLES.__getitem__, rest)) + "1" * (2 * size - d)
+        return _mask_bytes(v[:self.p] + bytes.fromhex(nibbles), self.mask)
 
     def length(self, v: Any, t: bool) -> int:
         d = 3 * (len(v) - self.p)
@@ -719,36 +725,31 @@ class _VarBytes(_FieldCodec):
         if start >= len(key):
             raise _truncated(key, "variable-length bytes (at least the 11 byte)")
         end = self._end(key, start)
-        nibbles: list[int] = []
-        for b in _mask_bytes(key[start:end], self.mask):
-            nibbles += (b >> 4, b & 0xF)
-        digits = []
-        for j, n in enumerate(nibbles):
-            if n == 1:
-                if any(x != 1 for x in nibbles[j:]):
-                    raise DecodeError("digit after the terminator nibble",
-                                      offset=start + j // 2, found=key[start + j // 2:][:1],
-                                      expected="terminator nibbles to the end of the byte")
-                break
-            if n not in _NIBBLE_DIGIT:
-                raise DecodeError(f"nibble {n:x} is not a digit", offset=start + j // 2,
-                                  found=key[start + j // 2:][:1],
-                                  expected="digit nibbles 3 4 5 6 7 9 a c e f, or 1")
-            digits.append(_NIBBLE_DIGIT[n])
+        nibbles = _mask_bytes(key[start:end], self.mask).hex()
+        term = nibbles.find("1")
+        if term >= 0 and nibbles[term:] != "1" * (len(nibbles) - term):
+            raise DecodeError("digit after the terminator nibble", offset=start + term // 2,
+                              found=key[start + term // 2:][:1],
+                              expected="terminator nibbles to the end of the byte")
+        digits = (nibbles if term < 0 else nibbles[:term]).translate(_NIBBLE_TO_DIGIT)
+        bad = digits.find("x")
+        if bad >= 0:
+            raise DecodeError(f"nibble {nibbles[bad]} is not a digit", offset=start + bad // 2,
+                              found=key[start + bad // 2:][:1],
+                              expected="digit nibbles 3 4 5 6 7 9 a c e f, or 1")
         if len(digits) % 3:
             raise DecodeError(f"{len(digits)} digits, not a multiple of 3", offset=start,
                               found=key[start:end], expected="3 digits per byte")
-        values = [100 * digits[k] + 10 * digits[k + 1] + digits[k + 2]
-                  for k in range(0, len(digits), 3)]
+        values = [int(digits[k:k + 3]) for k in range(0, len(digits), 3)]
         if any(x > 255 for x in values):
             raise DecodeError("a 3-digit group above 255", offset=start, found=key[start:end],
                               expected="groups 000..255")
         value = _mask_bytes(key[pos:start], self.mask) + bytes(values)
         # terminated or (at the end of the key) unterminated, exactly as written
-        if key[pos:end] not in (self.write(value, True), self.write(value, False)) or (
-                key[pos:end] != self.write(value, True) and end != len(key)):
+        raw, terminated = key[pos:end], self.write(value, True)
+        if raw != terminated and (end != len(key) or raw != self.write(value, False)):
             raise DecodeError("non-canonical variable-length bytes", offset=pos,
-                              found=key[pos:end], expected=self.write(value, True).hex(" "))
+                              found=raw, expected=terminated.hex(" "))
         return value, end
 
     def skip(self, key: bytes, pos: int) -> int:
