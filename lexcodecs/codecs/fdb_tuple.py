@@ -20,8 +20,6 @@ Type codes (spec §2)::
 
 from __future__ import annotations
 
-import decimal
-import os
 import struct
 import sys
 import uuid
@@ -31,6 +29,7 @@ from typing import Any, ClassVar, Final, cast
 
 from .._bytes import order_bits, unorder_bits
 from .._compile import compile_function, value_names
+from .._native import make_uuid, speedups
 from ..codec import (
     BaseCodec,
     BoundKey,
@@ -350,7 +349,7 @@ def _read_uuid(data: bytes, pos: int) -> tuple[Any, int]:
     end = pos + 17
     if end > len(data):
         raise _truncated(data, pos, "UUID", 16)
-    return _make_uuid(data[pos + 1:end]), end
+    return make_uuid(data[pos + 1:end]), end
 
 
 def _read_versionstamp(data: bytes, pos: int) -> tuple[Any, int]:
@@ -1035,30 +1034,9 @@ def _write_with_stamp(values: Sequence[Any], parts: list[bytes], nested: bool,
 _from_bytes = int.from_bytes
 
 
-def _make_uuid(raw: bytes) -> uuid.UUID:
-    """A UUID from 16 bytes without ``UUID.__init__``'s argument parsing (a third of the
-    cost of decoding a UUID element)."""
-    u = object.__new__(uuid.UUID)
-    object.__setattr__(u, "int", int.from_bytes(raw, "big"))
-    object.__setattr__(u, "is_safe", uuid.SafeUUID.unknown)
-    return u
-
-
-def _load_speedups() -> Any:
-    """The optional C fast paths, configured; ``None`` without them or with LEXCODECS_PURE."""
-    if os.environ.get("LEXCODECS_PURE"):
-        return None
-    try:
-        from .. import _speedups  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    _speedups.configure(Float32, Float32.from_bits, uuid.UUID, _make_uuid, decimal.Decimal)
-    return _speedups
-
-
 #: lexcodecs._speedups, or None: C code for the common case, checked against the Python
 #: paths by tests/test_fdb_tuple_speedups.py; it answers None whenever it is unsure
-SPEEDUPS: Final = _load_speedups()
+SPEEDUPS: Final = speedups("fdb_decode")
 
 
 def _fast_paths(codec: FdbTupleCodec, speedups: Any = "default"

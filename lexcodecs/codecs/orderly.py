@@ -44,6 +44,7 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from .._bytes import invert, strinc
+from .._native import speedups
 from ..codec import (
     Anomaly,
     BaseCodec,
@@ -1258,10 +1259,8 @@ class BoundOrderly(BoundKey):
 
 
 def _speedups() -> Any:
-    """The optional C extension, shared with fdb-tuple (which loads and configures it)."""
-    from .fdb_tuple import SPEEDUPS
-
-    return SPEEDUPS if SPEEDUPS is not None and hasattr(SPEEDUPS, "orderly_decode") else None
+    """The optional C extension, when it has this codec's functions."""
+    return speedups("orderly_decode")
 
 
 #: (field type, encoding) -> the kind letter of lexcodecs/_speedups.c

@@ -44,6 +44,7 @@ from typing import Any, ClassVar, Final
 
 from .._bytes import invert, order_bits, strinc, unorder_bits
 from .._compile import compile_encode, compile_function, value_names
+from .._native import speedups
 from ..codec import (
     Anomaly,
     BaseCodec,
@@ -895,10 +896,8 @@ def _decode_src(field: Field, v: str) -> str:
 
 
 def _speedups() -> Any:
-    """The optional C extension, shared with fdb-tuple (which loads and configures it)."""
-    from .fdb_tuple import SPEEDUPS
-
-    return SPEEDUPS if SPEEDUPS is not None and hasattr(SPEEDUPS, "skv_decode") else None
+    """The optional C extension, when it has this codec's functions."""
+    return speedups("skv_decode")
 
 
 def _compile_decode(schema: KeySchema, careful: Callable[[bytes], tuple[Any, ...]]

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Final
 
 from .._bytes import invert, strinc
 from .._compile import compile_encode
+from .._native import speedups
 from ..codec import (
     Anomaly,
     BaseCodec,
@@ -1197,10 +1198,8 @@ def _fast_paths(codec: Sqlite4Codec, speedups: Any = "default"
 
 
 def _speedups() -> Any:
-    """The optional C extension, shared with fdb-tuple (which loads and configures it)."""
-    from .fdb_tuple import SPEEDUPS
-
-    return SPEEDUPS if SPEEDUPS is not None and hasattr(SPEEDUPS, "sqlite4_decode") else None
+    """The optional C extension, when it has this codec's functions."""
+    return speedups("sqlite4_decode")
 
 
 #: field type -> the kind letter of lexcodecs/_speedups.c
