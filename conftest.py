@@ -1,4 +1,10 @@
-"""Repository-wide pytest set-up: hypothesis profiles, and ``import toys`` for tests.
+"""Repository-wide pytest set-up: hypothesis profiles, the ``impl`` fixture, ``import toys``.
+
+``impl`` runs a test once on the compiled codec modules and once on the reference Python
+(``lexcodecs._impl``), in the same pytest run, as cbor2's conftest does. A module opts in
+with ``pytestmark = pytest.mark.usefixtures("impl")`` or by taking ``impl`` as an argument.
+Where the compiled modules are not built the compiled run is skipped, unless
+``LEXCODECS_REQUIRE_COMPILED`` is set (``.ci/run`` sets it): then it fails.
 
 Profiles: ``ci`` (the default: derandomized and bounded, so the whole suite stays within
 minutes on two cores) and ``dev`` (more examples, random). Choose one with the environment
@@ -9,9 +15,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from lexcodecs import _impl
 
 ROOT = Path(__file__).resolve().parent
 
@@ -29,3 +39,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(params=_impl.IMPLEMENTATIONS)
+def impl(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The implementation in force for this test: ``"compiled"`` or ``"reference"``."""
+    name: _impl.Implementation = request.param
+    if name == "compiled" and not _impl.compiled_available():
+        if os.environ.get(_impl.ENV_REQUIRE):
+            pytest.fail(f"the compiled codec modules are not built and {_impl.ENV_REQUIRE} "
+                        "is set")
+        pytest.skip("the compiled codec modules are not built")
+    with _impl.use(name):
+        yield name

@@ -1,16 +1,72 @@
-"""Build of the optional C extension; everything else is in pyproject.toml.
+"""Build of the compiled codec modules; everything else is in pyproject.toml.
 
-``lexcodecs._speedups`` holds C fast paths for the common case of the fdb-tuple codec. It
-is optional: without a C compiler the build skips it and lexcodecs runs in pure Python with
-the same results (the C code only ever answers what the Python code would). Set
-``LEXCODECS_PURE=1`` at run time to ignore a built extension.
+Each built-in codec has one Cython module, ``lexcodecs/codecs/<name>/_compiled.pyx``, and they
+share the inline machinery of ``lexcodecs/_engine.pxd``. The normal install builds them. Without
+a C compiler (or without Cython) the build warns once and leaves them out, and lexcodecs runs
+its reference Python, with the same results (``lexcodecs._impl`` warns again at run time).
+``LEXCODECS_REQUIRE_COMPILED=1`` turns a failed build into an error: ``.ci/run`` sets it, so a
+broken build cannot hide behind the reference code.
 """
 
+from __future__ import annotations
+
+import glob
+import os
+import sys
+from pathlib import Path
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+REQUIRE = bool(os.environ.get("LEXCODECS_REQUIRE_COMPILED"))
+
+
+def _warn(message: str) -> None:
+    if REQUIRE:
+        raise SystemExit(f"lexcodecs: {message} (LEXCODECS_REQUIRE_COMPILED is set)")
+    print(f"WARNING: lexcodecs: {message}; the reference Python code will run instead",
+          file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that skips a module it cannot compile, unless the build is required."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler at all
+            _warn(f"the compiled codec modules were not built ({exc})")
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            _warn(f"{ext.name} was not built ({exc})")
+
+
+def _extensions() -> list[Extension]:
+    sources = sorted(glob.glob("lexcodecs/codecs/*/_compiled.pyx", root_dir=ROOT))
+    extensions = [
+        Extension(source[:-len(".pyx")].replace("/", "."), [source],
+                  extra_compile_args=["-O2"])
+        for source in sources
+    ]
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        _warn("Cython is not installed, so the compiled codec modules were not built")
+        return []
+    return list(cythonize(extensions, compiler_directives={"language_level": 3},
+                          include_path=[str(ROOT)], quiet=True))
+
 
 setup(
     ext_modules=[
+        *_extensions(),
+        # the hand-written C of the first codecs, on its way out (issue 14)
         Extension("lexcodecs._speedups", ["lexcodecs/_speedups.c"], optional=True,
                   extra_compile_args=["-O2"]),
     ],
+    cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -41,7 +41,7 @@ import pytest
 
 from lexcodecs import DecodeError, EncodeError, OptionError, SchemaError
 from lexcodecs.codecs.sqlite4 import Sqlite4Codec, decode_varint, encode_varint
-from lexcodecs.codecs.sqlite4_index import (
+from lexcodecs.codecs.sqlite4.index import (
     INDEX_PREFIX,
     IndexColumn,
     SecondaryIndex,

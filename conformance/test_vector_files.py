@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from lexcodecs import available_codecs
 from lexcodecs.testing.vectors import VectorCase, VectorFile, load_vectors
 
 HERE = Path(__file__).resolve().parent
@@ -116,7 +117,20 @@ def test_identical_to_shared_copy(path: Path) -> None:
         f"{path} differs from {shared}: vector files are copies and must not be edited")
 
 
+#: shared vector files of codecs not built yet (issue 18); each is copied here, byte for byte,
+#: in the change that registers its codec
+AWAITING_CODEC = {"hbase-orderedbytes.json", "ordered-binary.json", "orderedcode.json"}
+
+
 def test_same_files_as_shared() -> None:
     if not SHARED_DIR.is_dir():
         pytest.skip(f"no shared vectors at {SHARED_DIR}")
-    assert [p.name for p in FILES] == sorted(p.name for p in SHARED_DIR.glob("*.json"))
+    shared = sorted(p.name for p in SHARED_DIR.glob("*.json"))
+    assert [p.name for p in FILES] == [name for name in shared if name not in AWAITING_CODEC]
+    assert set(shared) >= AWAITING_CODEC
+
+
+def test_awaited_codecs_are_not_registered() -> None:
+    # once a codec of an awaited file is registered, its vectors must be copied and tested
+    registered = set(available_codecs())
+    assert not {name.removesuffix(".json") for name in AWAITING_CODEC} & registered

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import attrs
 
+from . import _impl
 from ._bytes import strinc
 from .errors import (
     DecodeError,
@@ -453,7 +454,10 @@ class BaseCodec:
             self.OPTIONS[key].validate(self.name, key, value)
         self.options: dict[str, Any] = {k: o.default for k, o in self.OPTIONS.items()}
         self.options.update(options)
-        self._bound: dict[KeySchema | str, BoundKey] = {}
+        # one bind cache per implementation (lexcodecs._impl): a plan bound under the
+        # compiled implementation is never served under the reference one, or back
+        self._bound_by_impl: dict[str, dict[KeySchema | str, BoundKey]] = {
+            name: {} for name in _impl.IMPLEMENTATIONS}
 
     # -- public API ------------------------------------------------------------------------
 
@@ -502,7 +506,7 @@ class BaseCodec:
     def bind(self, schema: SchemaLike) -> BoundKey:
         """Check *schema* against the codec and compile it; cached per schema (and per text,
         so ``encode(values, "a:int64")`` parses the text once)."""
-        cache = self._bound
+        cache = self._bound_by_impl[_impl.current]
         hashable = isinstance(schema, (KeySchema, str))
         bound = cache.get(schema) if hashable else None
         if bound is None:
@@ -519,7 +523,7 @@ class BaseCodec:
         return bound
 
     def _remember(self, key: KeySchema | str, bound: BoundKey) -> None:
-        cache = self._bound
+        cache = self._bound_by_impl[_impl.current]
         while len(cache) >= self.BIND_CACHE_SIZE:
             # drop the entry added first; pop() with a default stays safe if another thread
             # got there before us (at worst a schema is bound twice)

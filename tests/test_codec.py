@@ -29,6 +29,7 @@ from lexcodecs import (
     OptionError,
     SchemaError,
     UnsupportedTypeError,
+    _impl,
 )
 from lexcodecs.schema import FIELD_TYPES
 
@@ -366,22 +367,22 @@ def test_bind_cache_eviction() -> None:
     codec = SmallCacheCodec()
     schemas = [KeySchema.parse(f"f{i}:int8") for i in range(4)]
     bound = [codec.bind(s) for s in schemas]
-    assert len(codec._bound) == SmallCacheCodec.BIND_CACHE_SIZE
-    assert schemas[0] not in codec._bound  # the first bound went first
+    assert len(codec._bound_by_impl[_impl.current]) == SmallCacheCodec.BIND_CACHE_SIZE
+    assert schemas[0] not in codec._bound_by_impl[_impl.current]  # the first bound went first
     for s, b in zip(schemas[1:], bound[1:], strict=True):
         assert codec.bind(s) is b
     again = codec.bind(schemas[0])
     assert again is not bound[0]
     assert again.schema == schemas[0]
-    assert len(codec._bound) == SmallCacheCodec.BIND_CACHE_SIZE
-    assert schemas[1] not in codec._bound
+    assert len(codec._bound_by_impl[_impl.current]) == SmallCacheCodec.BIND_CACHE_SIZE
+    assert schemas[1] not in codec._bound_by_impl[_impl.current]
 
 
 def test_default_bind_cache_size() -> None:
     codec = MiniCodec()
     for i in range(BaseCodec.BIND_CACHE_SIZE + 5):
         codec.bind(f"f{i}:int8")
-    assert len(codec._bound) == BaseCodec.BIND_CACHE_SIZE
+    assert len(codec._bound_by_impl[_impl.current]) == BaseCodec.BIND_CACHE_SIZE
 
 
 def test_bind_refuses_bad_schema_text() -> None:

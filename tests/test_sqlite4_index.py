@@ -1,4 +1,4 @@
-"""Secondary-index keys on the SQLite4 encoding (``lexcodecs.codecs.sqlite4_index``, spec
+"""Secondary-index keys on the SQLite4 encoding (``lexcodecs.codecs.sqlite4.index``, spec
 ``sqlite4.md`` §15): the seed's examples, index names and their refusals, value refusals,
 ``range``, ``parse_index_key`` and ``SecondaryIndex.parse``.
 
@@ -23,7 +23,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lexcodecs import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
-from lexcodecs.codecs.sqlite4_index import (
+from lexcodecs.codecs.sqlite4.index import (
     COLUMN_TYPES,
     INDEX_PREFIX,
     IndexColumn,

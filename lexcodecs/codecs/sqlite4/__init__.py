@@ -39,10 +39,10 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, ClassVar, Final
 
-from .._bytes import invert, strinc
-from .._compile import compile_encode
-from .._native import speedups
-from ..codec import (
+from ..._bytes import invert, strinc
+from ..._compile import compile_encode
+from ..._native import speedups
+from ...codec import (
     Anomaly,
     BaseCodec,
     BoundKey,
@@ -53,10 +53,10 @@ from ..codec import (
     SchemaLike,
     as_key_bytes,
 )
-from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
-from ..inspection import FieldView, Inspection, Part
-from ..schema import Field, KeySchema
-from ..types import INT_TYPES
+from ...errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
+from ...inspection import FieldView, Inspection, Part
+from ...schema import Field, KeySchema
+from ...types import INT_TYPES
 
 __all__ = [
     "EMPTY_PREFIX_STOP",
@@ -1325,7 +1325,7 @@ def _fast_decode(readers: Sequence[Callable[[bytes, int], tuple[Any, int]]],
 def _compile_encode(schema: KeySchema, table: bytes, careful: Callable[[Sequence[Any]], bytes]
                     ) -> Callable[[Sequence[Any]], bytes]:
     """One function per schema writing the usual cases inline, else the careful path."""
-    from .._compile import value_names
+    from ..._compile import value_names
 
     names, _ = value_names(len(schema))
     guards, exprs = [], []

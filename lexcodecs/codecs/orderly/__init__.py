@@ -43,9 +43,9 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
-from .._bytes import invert, strinc
-from .._native import speedups
-from ..codec import (
+from ..._bytes import invert, strinc
+from ..._native import speedups
+from ...codec import (
     Anomaly,
     BaseCodec,
     BoundKey,
@@ -56,10 +56,10 @@ from ..codec import (
     SchemaLike,
     as_key_bytes,
 )
-from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
-from ..inspection import FieldView, Inspection, Part
-from ..schema import Field, KeySchema
-from ..types import Float32
+from ...errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
+from ...inspection import FieldView, Inspection, Part
+from ...schema import Field, KeySchema
+from ...types import Float32
 
 __all__ = [
     "TERMINATIONS",

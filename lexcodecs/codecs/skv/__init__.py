@@ -42,10 +42,10 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, ClassVar, Final
 
-from .._bytes import invert, order_bits, strinc, unorder_bits
-from .._compile import compile_encode, compile_function, value_names
-from .._native import speedups
-from ..codec import (
+from ..._bytes import invert, order_bits, strinc, unorder_bits
+from ..._compile import compile_encode, compile_function, value_names
+from ..._native import speedups
+from ...codec import (
     Anomaly,
     BaseCodec,
     BoundKey,
@@ -56,10 +56,10 @@ from ..codec import (
     SchemaLike,
     as_key_bytes,
 )
-from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
-from ..inspection import FieldView, Inspection, Part
-from ..schema import Field, KeySchema
-from ..types import Float32
+from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
+from ...inspection import FieldView, Inspection, Part
+from ...schema import Field, KeySchema
+from ...types import Float32
 
 __all__ = [
     "DESC_TYPE_BYTES",

@@ -38,10 +38,10 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from .._bytes import invert, strinc
-from ..codec import as_key_bytes
-from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
-from .sqlite4 import (
+from ..._bytes import invert, strinc
+from ...codec import as_key_bytes
+from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
+from . import (
     NAN,
     POS_INF,
     decode_number,

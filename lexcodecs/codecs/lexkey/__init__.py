@@ -24,8 +24,8 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
-from .._compile import compile_encode, value_names
-from ..codec import (
+from ..._compile import compile_encode, value_names
+from ...codec import (
     Anomaly,
     BaseCodec,
     BoundKey,
@@ -36,10 +36,10 @@ from ..codec import (
     SchemaLike,
     as_key_bytes,
 )
-from ..errors import DecodeError, EncodeError, NotDecodableError, UnsupportedTypeError
-from ..inspection import FieldView, Inspection, Part
-from ..schema import Field, KeySchema
-from ..types import (
+from ...errors import DecodeError, EncodeError, NotDecodableError, UnsupportedTypeError
+from ...inspection import FieldView, Inspection, Part
+from ...schema import Field, KeySchema
+from ...types import (
     END,
     INT_TYPES,
     EndSentinel,

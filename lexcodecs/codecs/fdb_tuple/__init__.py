@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, ClassVar, Final, cast
 
-from .._bytes import order_bits, unorder_bits
-from .._compile import compile_function, value_names
-from .._native import make_uuid, speedups
-from ..codec import (
+from ..._bytes import order_bits, unorder_bits
+from ..._compile import compile_function, value_names
+from ..._native import make_uuid, speedups
+from ...codec import (
     BaseCodec,
     BoundKey,
     Capabilities,
@@ -40,10 +40,10 @@ from ..codec import (
     SchemaLike,
     as_key_bytes,
 )
-from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
-from ..inspection import FieldView, Inspection, Part
-from ..schema import Field, KeySchema
-from ..types import INT_TYPES, Float32, Versionstamp
+from ...errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError
+from ...inspection import FieldView, Inspection, Part
+from ...schema import Field, KeySchema
+from ...types import INT_TYPES, Float32, Versionstamp
 
 __all__ = ["FdbTupleCodec", "decode", "encode", "encode_with_versionstamp", "prefix_range"]
 

@@ -1,0 +1,125 @@
+"""Which implementation runs: the compiled codec modules or the reference Python.
+
+Theory of operation: every built-in codec exists twice, from one set of tables. The
+reference encoder and decoder are readable Python, always present: they are the executable
+spec and the only code that shapes an error. The compiled module
+``lexcodecs/codecs/<package>/_compiled.pyx`` (Cython 3, built by the normal install) does
+the same work for every field type and order the codec supports, and hands anything it does
+not take as its own (a subclass, a tampered object, a refusal) to the reference path for the
+whole key, so both give the same bytes and the same errors.
+
+A codec asks :func:`compiled` for its module when it binds a schema; the answer depends on
+:data:`current`, which is ``"compiled"`` when the modules are built and ``"reference"``
+otherwise. Tests and benchmarks switch it with :func:`use` (the ``impl`` fixture runs a test
+on both); the bind caches are kept per implementation, so a switch never serves a plan bound
+under the other one.
+
+Environment: ``LEXCODECS_PURE=1`` runs the reference code even when the modules are built;
+``LEXCODECS_REQUIRE_COMPILED=1`` (set by ``.ci/run``) turns a missing module into an error
+instead of a warning, so a broken build cannot hide behind the reference code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Final, Literal
+
+__all__ = [
+    "IMPLEMENTATIONS",
+    "CompiledUnavailableWarning",
+    "compiled",
+    "compiled_available",
+    "current",
+    "use",
+]
+
+Implementation = Literal["compiled", "reference"]
+
+#: the two implementations, the compiled one first
+IMPLEMENTATIONS: Final[tuple[Implementation, ...]] = ("compiled", "reference")
+
+#: the codec packages under lexcodecs/codecs/ that have a compiled module (each one's
+#: lexcodecs/codecs/<package>/_compiled.pyx); tests assert each is in use
+COMPILED_PACKAGES: Final[tuple[str, ...]] = ()
+
+ENV_PURE: Final = "LEXCODECS_PURE"
+ENV_REQUIRE: Final = "LEXCODECS_REQUIRE_COMPILED"
+
+
+class CompiledUnavailableWarning(RuntimeWarning):
+    """A codec's compiled module is not built; the reference Python runs instead."""
+
+
+class CompiledMissingError(ImportError):
+    """``LEXCODECS_REQUIRE_COMPILED`` is set and a compiled module is not built."""
+
+
+_modules: dict[str, ModuleType | None] = {}
+_warned = False
+
+
+def _load(package: str) -> ModuleType | None:
+    if package in _modules:
+        return _modules[package]
+    global _warned
+    module: ModuleType | None
+    try:
+        module = importlib.import_module(f"lexcodecs.codecs.{package}._compiled")
+    except ImportError as exc:
+        if os.environ.get(ENV_REQUIRE):
+            raise CompiledMissingError(
+                f"lexcodecs.codecs.{package}._compiled is not built ({exc}); "
+                f"{ENV_REQUIRE} is set, so the reference code may not stand in for it") from exc
+        module = None
+        if not _warned:
+            _warned = True
+            warnings.warn(f"lexcodecs: the compiled codec modules are not built ({exc}); "
+                          "running the reference Python code (same results, slower). "
+                          "Install with a C compiler to build them.",
+                          CompiledUnavailableWarning, stacklevel=3)
+    _modules[package] = module
+    return module
+
+
+def compiled_available() -> bool:
+    """Whether every built-in codec's compiled module is built (``LEXCODECS_PURE`` aside)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CompiledUnavailableWarning)
+        return all(_load(p) is not None for p in COMPILED_PACKAGES)
+
+
+def _initial() -> Implementation:
+    if os.environ.get(ENV_PURE):
+        return "reference"
+    return "compiled"
+
+
+#: the implementation in force; "compiled" means "compiled where built"
+current: Implementation = _initial()
+
+
+def compiled(package: str) -> ModuleType | None:
+    """The compiled module of codec package *package* when the compiled implementation is in
+    force and the module is built; ``None`` means: run the reference code."""
+    if current != "compiled":
+        return None
+    return _load(package)
+
+
+@contextmanager
+def use(implementation: Implementation) -> Iterator[None]:
+    """Run the block with *implementation* in force (tests and benchmarks)."""
+    global current
+    if implementation not in IMPLEMENTATIONS:
+        raise ValueError(f"implementation {implementation!r}; expected one of {IMPLEMENTATIONS}")
+    before = current
+    current = implementation
+    try:
+        yield
+    finally:
+        current = before
