@@ -186,26 +186,10 @@ class DecodeError(LexCodecError, ValueError):
     fdb-tuple: at byte 3 (found 99): unknown type code
     """
 
-    def __init__(
-        self,
-        reason: str,
-        *,
-        offset: int | None = None,
-        found: bytes | None = None,
-        codec: str | None = None,
-        field: int | None = None,
-        field_name: str | None = None,
-        field_type: str | None = None,
-        expected: str | None = None,
-    ) -> None:
-        super().__init__(
-            reason,
-            codec=codec,
-            field=field,
-            field_name=field_name,
-            field_type=field_type,
-            expected=expected,
-        )
+    def __init__(self, reason: str, *, offset: int | None = None, found: bytes | None = None,
+                 **context: Any) -> None:
+        # context: codec, field, field_name, field_type, expected (as LexCodecError)
+        super().__init__(reason, **context)
         self.offset = offset
         self.found = found
 
@@ -234,28 +218,10 @@ class SchemaError(LexCodecError, ValueError):
     Parse errors carry ``text`` and ``position`` (0-based) and show a caret under the spot.
     """
 
-    def __init__(
-        self,
-        reason: str,
-        *,
-        text: str | None = None,
-        position: int | None = None,
-        codec: str | None = None,
-        field: int | None = None,
-        field_name: str | None = None,
-        field_type: str | None = None,
-        value: Any = _NOTHING,
-        expected: str | None = None,
-    ) -> None:
-        super().__init__(
-            reason,
-            codec=codec,
-            field=field,
-            field_name=field_name,
-            field_type=field_type,
-            value=value,
-            expected=expected,
-        )
+    def __init__(self, reason: str, *, text: str | None = None, position: int | None = None,
+                 **context: Any) -> None:
+        # context: codec, field, field_name, field_type, value, expected (as LexCodecError)
+        super().__init__(reason, **context)
         self.text = text
         self.position = position
 

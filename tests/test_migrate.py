@@ -34,6 +34,7 @@ from hypothesis import assume, given
 from toys import NegativesFirstBroken, ToyCodec
 
 import lexcodecs.migrate as migrate_module
+import lexcodecs.migrate.lmdb_store as lmdb_store
 from lexcodecs import KeySchema, get_codec
 from lexcodecs.errors import (
     DecodeError,
@@ -982,7 +983,7 @@ def test_lmdb_crash_between_a_commit_and_its_state_resumes(
     the rerun copies the third batch again, which must neither lose nor double anything."""
     path = tmp_path / "env"
     expected = make_env(path, sample_values(1000))
-    real_write = migrate_module._write_state
+    real_write = lmdb_store._write_state
     calls = []
 
     def write_state(state_path: Path, state: dict[str, Any]) -> None:
@@ -991,7 +992,7 @@ def test_lmdb_crash_between_a_commit_and_its_state_resumes(
             raise Crash
         real_write(state_path, state)
 
-    monkeypatch.setattr(migrate_module, "_write_state", write_state)
+    monkeypatch.setattr(lmdb_store, "_write_state", write_state)
     with pytest.raises(Crash):
         migrate_lmdb(path, fdb_to_skv(), batch_size=100)
     monkeypatch.undo()
@@ -1107,7 +1108,7 @@ def test_lmdb_crash_after_the_second_rename_is_finished_by_a_rerun(
         if str(src).endswith(".lexcodecs-new"):
             raise Crash
 
-    monkeypatch.setattr(migrate_module.os, "replace", replace)
+    monkeypatch.setattr(lmdb_store.os, "replace", replace)
     with pytest.raises(Crash):
         migrate_lmdb(path, fdb_to_skv(), keep_old=keep_old)
     monkeypatch.undo()
@@ -1150,7 +1151,7 @@ def test_lmdb_crash_between_the_renames_is_finished_by_a_rerun(
             raise Crash
         real_replace(src, dst)
 
-    monkeypatch.setattr(migrate_module.os, "replace", replace)
+    monkeypatch.setattr(lmdb_store.os, "replace", replace)
     with pytest.raises(Crash):
         migrate_lmdb(path, fdb_to_skv())
     monkeypatch.undo()
@@ -1175,7 +1176,7 @@ def test_lmdb_restart_after_a_crash_between_the_renames(
             raise Crash
         real_replace(src, dst)
 
-    monkeypatch.setattr(migrate_module.os, "replace", replace)
+    monkeypatch.setattr(lmdb_store.os, "replace", replace)
     with pytest.raises(Crash):
         migrate_lmdb(path, fdb_to_skv())
     monkeypatch.undo()

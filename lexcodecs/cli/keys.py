@@ -1,0 +1,59 @@
+"""``lexcodecs encode``, ``decode`` and ``inspect``: one key at a time, with one codec.
+
+Each takes the codec's arguments (``-c NAME [-s SCHEMA] [-o OPT=VALUE ...]``); ``encode``
+reads VALUES (:mod:`lexcodecs.cli.values`) and prints the key in hex, ``decode`` reads HEX and
+prints the values' ``repr``, ``inspect`` prints every byte of a key explained
+(:func:`lexcodecs.inspection.inspect_key`), or the breakdown as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..inspection import inspect_key
+from .arguments import Subparsers, _codec, _codec_arguments, _schema, parse_hex
+from .values import VALUES_HELP, parse_values
+
+__all__ = ["run_decode", "run_encode", "run_inspect"]
+
+
+def _add_encode(commands: Subparsers) -> None:
+    p = commands.add_parser("encode", parents=[_codec_arguments()], epilog=VALUES_HELP,
+                            help="encode values, print the key in hex")
+    p.add_argument("values", metavar="VALUES", help="a tuple or list literal, e.g. \"('a', 1)\"")
+    p.set_defaults(run=run_encode)
+
+
+def run_encode(args: argparse.Namespace) -> int:
+    codec, schema = _codec(args), _schema(args)
+    print(codec.encode(parse_values(args.values), schema).hex())
+    return 0
+
+
+def _add_decode(commands: Subparsers) -> None:
+    p = commands.add_parser("decode", parents=[_codec_arguments()],
+                            help="decode a hex key, print the values")
+    p.add_argument("hex", metavar="HEX", help="the key in hex; 0x, spaces and colons allowed")
+    p.set_defaults(run=run_decode)
+
+
+def run_decode(args: argparse.Namespace) -> int:
+    codec, schema = _codec(args), _schema(args)
+    print(repr(codec.decode(parse_hex(args.hex), schema)))
+    return 0
+
+
+def _add_inspect(commands: Subparsers) -> None:
+    p = commands.add_parser("inspect", parents=[_codec_arguments()],
+                            help="explain every byte of a key")
+    p.add_argument("hex", metavar="HEX", help="the key in hex; 0x, spaces and colons allowed")
+    p.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+    p.set_defaults(run=run_inspect)
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    codec, schema = _codec(args), _schema(args)
+    result = inspect_key(codec, parse_hex(args.hex), schema)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.render())
+    return 0

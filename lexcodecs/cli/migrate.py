@@ -1,0 +1,118 @@
+"""``lexcodecs migrate``: transcode stored keys from one format to another.
+
+The work is :mod:`lexcodecs.migrate`; the command builds the :class:`~lexcodecs.migrate.Transcoder`
+from ``--from``/``--to`` (with their options) and ``-s``, and runs exactly one of: hex lines
+(``--input``, with ``--output`` written to a temporary file and renamed, so it appears whole or
+not at all), an SQLite table (``--sqlite --table --key-column``) or an LMDB environment
+(``--lmdb``). The report goes to stdout, or to stderr when stdout carries the new keys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable
+
+from ..migrate import MigrationReport, Transcoder, migrate_lines, migrate_lmdb, migrate_sqlite
+from ..registry import get_codec
+from ..schema import KeySchema
+from .arguments import CliError, Subparsers, _options, _progress_bar
+
+__all__ = ["batch_size", "run_migrate"]
+
+
+def _add_migrate(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "migrate", help="transcode stored keys from one format to another",
+        description="Hex lines, an SQLite table or an LMDB environment: copy in batches, "
+        "verify, then swap; an interrupted run resumes.")
+    p.add_argument("--from", dest="source", required=True, metavar="CODEC")
+    p.add_argument("--to", dest="target", required=True, metavar="CODEC")
+    p.add_argument("-s", "--schema", required=True, metavar="SCHEMA")
+    p.add_argument("--from-option", dest="from_options", action="append", metavar="OPT=VALUE")
+    p.add_argument("--to-option", dest="to_options", action="append", metavar="OPT=VALUE")
+    p.add_argument("--input", metavar="FILE", help="hex keys, one per line ('-': stdin)")
+    p.add_argument("--output", metavar="FILE", help="where the new hex keys go ('-': stdout)")
+    p.add_argument("--sqlite", metavar="DB", help="an SQLite database file")
+    p.add_argument("--table", metavar="T", help="the table (with --sqlite)")
+    p.add_argument("--key-column", metavar="C", help="its key column, the primary key")
+    p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
+    p.add_argument("--batch-size", type=batch_size, default=10_000, metavar="N",
+                   help="keys per committed batch (default 10000)")
+    p.add_argument("--keep-old", action="store_true",
+                   help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
+    p.add_argument("--restart", action="store_true",
+                   help="discard an unfinished migration instead of resuming it")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_migrate)
+
+
+def batch_size(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: a batch holds at least one key")
+    return value
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    source = get_codec(args.source, **_options(args.from_options))
+    target = get_codec(args.target, **_options(args.to_options))
+    transcoder = Transcoder(source, target, KeySchema.parse(args.schema))
+    modes = [m for m in ("input", "sqlite", "lmdb") if getattr(args, m) is not None]
+    if len(modes) != 1:
+        raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, or "
+                       "--lmdb PATH (exactly one)")
+    bar = _progress_bar(args, "migrating", None)
+    progress = bar.update if bar else None
+    try:
+        if args.input is not None:
+            report = _migrate_lines(args, transcoder, progress)
+        elif args.sqlite is not None:
+            if not args.table or not args.key_column:
+                raise CliError("--sqlite needs --table and --key-column")
+            if not os.path.exists(args.sqlite):
+                raise CliError(f"--sqlite {args.sqlite}: no such database file")
+            report = migrate_sqlite(args.sqlite, args.table, args.key_column, transcoder,
+                                    batch_size=args.batch_size, keep_old=args.keep_old,
+                                    restart=args.restart, progress=progress)
+        else:
+            if not os.path.exists(args.lmdb):
+                raise CliError(f"--lmdb {args.lmdb}: no such LMDB environment")
+            report = migrate_lmdb(args.lmdb, transcoder, batch_size=args.batch_size,
+                                  keep_old=args.keep_old, restart=args.restart,
+                                  progress=progress)
+    finally:
+        if bar:
+            bar.close()
+    text = json.dumps(report.to_dict(), indent=2) if args.json else report.summary()
+    print(text, file=sys.stderr if args.input is not None and args.output in (None, "-")
+          else sys.stdout)
+    return 0
+
+
+def _migrate_lines(args: argparse.Namespace, transcoder: Transcoder,
+                   progress: Callable[[int], None] | None) -> MigrationReport:
+    with contextlib.ExitStack() as stack:
+        try:
+            source = sys.stdin if args.input == "-" else stack.enter_context(
+                open(args.input, encoding="utf-8"))
+        except OSError as exc:
+            raise CliError(f"--input {args.input}: {exc.strerror or exc}") from None
+        if args.output in (None, "-"):
+            return migrate_lines(transcoder, source, sys.stdout, progress=progress)
+        tmp = args.output + ".lexcodecs-tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as out:
+                report = migrate_lines(transcoder, source, out, progress=progress)
+            os.replace(tmp, args.output)  # the output appears whole or not at all
+        except OSError as exc:
+            raise CliError(f"--output {args.output}: {exc.strerror or exc}") from None
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        return report
+    raise AssertionError("unreachable")

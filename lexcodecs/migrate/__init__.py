@@ -1,0 +1,53 @@
+"""Moving stored keys from one format to another: the Transcoder, streams and stores.
+
+Theory of operation: a :class:`Transcoder` decodes a key with the source codec and encodes the
+values with the target codec, both bound to one schema. It refuses at construction when the
+source cannot decode that schema, and it checks every new key: decoded by the target, it must
+give back the values the old key held (a target that cannot hold them is a refusal, never a
+silent change).
+
+A store migration never touches the original until everything is known to be right:
+
+1. **copy** -- read the source in its own key order, one batch at a time (keyset paging, so
+   memory does not grow with the number of keys), transcode, and write the rows to a new table
+   (SQLite) or a new environment (LMDB). Each batch is committed together with the position it
+   reached, so a run that is killed at any point resumes exactly there: nothing lost, nothing
+   written twice.
+2. **verify** -- the same number of rows; the new store, read with its own ordered scan, is in
+   the natural order of the values (a departure explained by one of the target codec's
+   declared anomalies is reported; any other stops the migration).
+3. **swap** -- atomically: one SQLite transaction drops (or keeps, renamed) the old table and
+   renames the new one; for LMDB two directory renames, which a rerun completes if a crash
+   came between them.
+
+The report counts the keys migrated and the places where the old order disagreed with the new
+one: a source format with anomalies can have stored its keys in a wrong order.
+
+The modules, by job: :mod:`~lexcodecs.migrate.transcoder` (the Transcoder, its value check,
+``MigrationError``, Dask partitions), :mod:`~lexcodecs.migrate.report` (the report and the
+old-order watch), :mod:`~lexcodecs.migrate.lines` (hex-line streams),
+:mod:`~lexcodecs.migrate.verify` (the natural-order check of a migrated store),
+:mod:`~lexcodecs.migrate.sqlite_store` and :mod:`~lexcodecs.migrate.lmdb_store` (copy, verify
+and swap for each store).
+"""
+
+from .lines import migrate_lines
+from .lmdb_store import migrate_lmdb
+from .report import MAX_EXAMPLES as MAX_EXAMPLES
+from .report import MigrationReport
+from .report import Progress as Progress
+from .sqlite_store import NEW_SUFFIX as NEW_SUFFIX
+from .sqlite_store import OLD_SUFFIX as OLD_SUFFIX
+from .sqlite_store import STATE_TABLE as STATE_TABLE
+from .sqlite_store import migrate_sqlite
+from .transcoder import MigrationError, Transcoder, transcode_partition
+
+__all__ = [
+    "MigrationError",
+    "MigrationReport",
+    "Transcoder",
+    "migrate_lines",
+    "migrate_lmdb",
+    "migrate_sqlite",
+    "transcode_partition",
+]

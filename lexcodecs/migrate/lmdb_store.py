@@ -1,0 +1,216 @@
+"""LMDB stores: migrate the keys of an environment's main database, values unchanged.
+
+Theory of operation (see also :mod:`lexcodecs.migrate`): the original environment is only
+read until everything is known to be right. Next to ``<path>`` live:
+
+* ``<path>.lexcodecs-new`` -- the new environment the copy writes, sized from the old one;
+* ``<path>.lexcodecs-state`` -- a JSON state file (settings, phase, the last source and new
+  key reached, the report), replaced atomically after every committed batch
+  (:func:`_write_state`); a batch copied again after a crash writes the same keys and values
+  again, and LMDB keeps one of each;
+* ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept.
+
+The phases are ``copy``, ``copied`` and ``verified``. Verify checks equal entry counts, every
+old entry under its new key with its value, and the natural order of the new keys. The swap is
+two directory renames (``<path>`` to ``.lexcodecs-old``, ``.lexcodecs-new`` to ``<path>``); a
+rerun tells from what exists which of them happened and finishes them, and a restart never
+discards a verified copy that is being swapped in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import LexCodecError
+from .report import MigrationReport, Progress, _OrderWatch
+from .transcoder import MigrationError, Transcoder
+from .verify import _check_batch_size, _NaturalOrder
+
+__all__ = ["migrate_lmdb"]
+
+
+def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
+                 batch_size: int = 10_000, keep_old: bool = False, restart: bool = False,
+                 progress: Progress = None) -> MigrationReport:
+    """Migrate the keys of an LMDB environment (its main database), values unchanged.
+
+    The new keys go to a new environment ``<path>.lexcodecs-new``; the position reached is
+    saved after each committed batch in ``<path>.lexcodecs-state`` (a batch copied again
+    after a crash writes the same keys and values again: LMDB keeps one of each). After the
+    checks the directories are swapped; the old one stays as ``<path>.lexcodecs-old`` with
+    *keep_old*, else it is removed.
+    """
+    _check_batch_size(batch_size)
+    lmdb = _lmdb()
+    t = transcoder
+    started = time.monotonic()
+    src_path = Path(path)
+    new_path = src_path.with_name(src_path.name + ".lexcodecs-new")
+    old_path = src_path.with_name(src_path.name + ".lexcodecs-old")
+    state_path = src_path.with_name(src_path.name + ".lexcodecs-state")
+    settings = {"source": t.source.config(), "target": t.target.config(),
+                "schema": t.schema.to_text()}
+    if restart and not _lmdb_swapping(state_path):
+        shutil.rmtree(new_path, ignore_errors=True)
+        state_path.unlink(missing_ok=True)
+    state: dict[str, Any] | None = None
+    if state_path.exists():
+        state = json.loads(state_path.read_text(encoding="utf-8"))
+        assert state is not None
+        if state["settings"] != json.loads(json.dumps(settings)):
+            raise MigrationError(f"an unfinished migration of {src_path} with other settings "
+                                 f"is in progress ({state['settings']}); finish it with those "
+                                 "settings, or restart=True (--restart) to discard it")
+    elif new_path.exists():
+        raise MigrationError(f"{new_path} exists but no migration is recorded; remove it, or "
+                             "use restart=True (--restart)")
+    if state is None:
+        report = MigrationReport(t.source.name, t.target.name, str(t.schema),
+                                 f"lmdb {src_path}")
+        state = {"settings": settings, "phase": "copy", "last_key": None,
+                 "last_new_key": None, "report": report.to_dict()}
+    else:
+        report = MigrationReport(**{**state["report"], "resumed": True})
+    if state["phase"] != "verified":
+        try:
+            source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
+        except lmdb.Error as exc:
+            raise MigrationError(f"{src_path} is not an LMDB environment ({exc})") from None
+        try:
+            size = max(source.info()["map_size"], 2 * _used_bytes(source), 1 << 26)
+            target = lmdb.open(str(new_path), map_size=size)
+            try:
+                if state["phase"] == "copy":
+                    _lmdb_copy(source, target, t, report, state, state_path, batch_size,
+                               progress)
+                _lmdb_verify(source, target, t, report)
+            finally:
+                target.close()
+        finally:
+            source.close()
+        state["phase"], state["report"] = "verified", report.to_dict()
+        _write_state(state_path, state)
+    # the swap, in steps a rerun can tell apart by what exists: while the new environment
+    # is still at its own path the second rename has not happened; the first has when the
+    # original path is gone
+    if new_path.exists():
+        if src_path.exists():
+            if old_path.exists():  # a kept environment of an earlier migration
+                shutil.rmtree(old_path)
+            os.replace(src_path, old_path)
+        os.replace(new_path, src_path)
+    if not keep_old and old_path.exists():
+        shutil.rmtree(old_path)
+    state_path.unlink()
+    report.seconds += time.monotonic() - started
+    return report
+
+
+def _lmdb() -> Any:
+    try:
+        import lmdb
+    except ImportError:
+        raise MigrationError("LMDB migrations need the lmdb package: "
+                             "pip install 'lexcodecs[lmdb]'") from None
+    return lmdb
+
+
+def _write_state(path: Path, state: dict[str, Any]) -> None:
+    """Replace the state file atomically (write, fsync, rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(state, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _lmdb_swapping(state_path: Path) -> bool:
+    """A verified copy is being swapped in: a restart must finish it, not discard it (the
+    original may already have moved aside)."""
+    if not state_path.exists():
+        return False
+    try:
+        return bool(json.loads(state_path.read_text(encoding="utf-8"))["phase"] == "verified")
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def _used_bytes(env: Any) -> int:
+    info, stat = env.info(), env.stat()
+    return int((info["last_pgno"] + 1) * stat["psize"])
+
+
+def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
+               state: dict[str, Any], state_path: Path, batch_size: int,
+               progress: Progress) -> None:
+    last_key = None if state["last_key"] is None else bytes.fromhex(state["last_key"])
+    last_new = None if state["last_new_key"] is None else bytes.fromhex(state["last_new_key"])
+    watch = _OrderWatch(report, last_new,
+                        None if last_new is None else t._target.decode(last_new))
+    with source.begin() as reader:
+        cursor = reader.cursor()
+        positioned = cursor.set_range(last_key) if last_key is not None else cursor.first()
+        if positioned and last_key is not None and cursor.key() == last_key:
+            positioned = cursor.next()
+        while positioned:
+            batch: list[tuple[bytes, bytes]] = []
+            while positioned and len(batch) < batch_size:
+                key, value = cursor.key(), cursor.value()
+                try:
+                    values = t.values(key)
+                    new = t.encode(values)
+                except LexCodecError as exc:
+                    raise MigrationError(f"key {key.hex(' ')}: {exc}; the original is "
+                                         "untouched") from None
+                watch.see(new, values)
+                batch.append((new, value))
+                positioned = cursor.next()
+                last_key = key
+            limit = target.max_key_size()
+            with target.begin(write=True) as txn:
+                for new, value in batch:
+                    if not 1 <= len(new) <= limit:
+                        raise MigrationError(
+                            f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
+                            f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
+                            codec=t.target.name)
+                    txn.put(new, value)
+            report.keys += len(batch)
+            assert last_key is not None
+            state.update(last_key=last_key.hex(),
+                         last_new_key=None if watch.last is None else watch.last.hex(),
+                         report=report.to_dict())
+            _write_state(state_path, state)
+            if progress is not None:
+                progress(report.keys)
+    state.update(phase="copied", report=report.to_dict())
+    _write_state(state_path, state)
+
+
+def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationReport) -> None:
+    old_count = source.stat()["entries"]
+    new_count = target.stat()["entries"]
+    if old_count != new_count:
+        raise MigrationError(f"the source holds {old_count} keys but the new environment "
+                             f"{new_count}: two keys have the same new key (the target "
+                             "cannot tell their values apart), or the source changed during "
+                             "the migration; the original is untouched")
+    # every old key's new key holds the old value: with equal counts, exactly the old data
+    with source.begin() as old, target.begin() as new:
+        for key, value in old.cursor():
+            if new.get(t._target.encode(t.values(key))) != value:
+                raise MigrationError(
+                    f"the entry of key {key.hex(' ')} is not in the new environment as it is "
+                    "in the old one (was it written during an interrupted migration?); the "
+                    "original is untouched: run again with --restart")
+    order = _NaturalOrder(t, report)
+    report.anomalies.clear()
+    with target.begin() as txn:
+        for key in txn.cursor().iternext(keys=True, values=False):
+            order.see(key)

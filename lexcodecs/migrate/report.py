@@ -1,0 +1,81 @@
+"""What a migration did: the report, and the watch on the old key order that fills it.
+
+Every migration reads the source in its own key order and writes the new keys in that order.
+:class:`_OrderWatch` follows the new keys as they are written: where one sorts before the
+previous one, the old order disagreed with the new (a source format with anomalies can have
+stored its keys in a wrong order), and :class:`MigrationReport` counts it and keeps the first
+:data:`MAX_EXAMPLES` places. The report is plain data (``to_dict``), so a store migration saves
+it with each batch and a resumed run carries on counting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+
+__all__ = ["MAX_EXAMPLES", "MigrationReport", "Progress"]
+
+#: examples of changed order kept in a report
+MAX_EXAMPLES: Final = 5
+
+#: called with the number of keys migrated so far, after each batch (or every 1000 lines)
+Progress = Callable[[int], None] | None
+
+
+@attrs.define
+class MigrationReport:
+    """What a migration did: keys, order changes (with examples), time."""
+
+    source: str
+    target: str
+    schema: str
+    where: str
+    keys: int = 0
+    order_changes: int = 0
+    examples: list[tuple[list[Any], list[Any]]] = attrs.field(factory=list)
+    anomalies: dict[str, int] = attrs.field(factory=dict)
+    seconds: float = 0.0
+    resumed: bool = False
+
+    def note_order(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+        """Two keys adjacent in the old order whose new keys sort the other way."""
+        self.order_changes += 1
+        if len(self.examples) < MAX_EXAMPLES:
+            self.examples.append(([repr(v) for v in before], [repr(v) for v in after]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+    def summary(self) -> str:
+        rate = self.keys / self.seconds if self.seconds else 0.0
+        lines = [f"migrated {self.keys:,} keys {self.source} -> {self.target} ({self.where}) "
+                 f"in {self.seconds:.2f} s ({rate:,.0f} keys/s)"
+                 + (", resumed" if self.resumed else "")]
+        if self.order_changes:
+            lines.append(f"{self.order_changes:,} place(s) where the old key order disagreed "
+                         "with the new one, e.g.:")
+            lines += [f"  {' , '.join(a)}  then  {' , '.join(b)}" for a, b in self.examples]
+        else:
+            lines.append("the old key order agreed with the new one everywhere")
+        for name, count in self.anomalies.items():
+            lines.append(f"{count:,} departure(s) from the natural order in the new keys, "
+                         f"declared by the target as anomaly {name!r}")
+        return "\n".join(lines)
+
+
+class _OrderWatch:
+    """Follows the new keys in old order: where a new key sorts before the previous one, the
+    old order disagreed with the new."""
+
+    def __init__(self, report: MigrationReport, last: bytes | None = None,
+                 last_values: tuple[Any, ...] | None = None) -> None:
+        self.report = report
+        self.last = last
+        self.last_values = last_values
+
+    def see(self, new: bytes, values: tuple[Any, ...]) -> None:
+        if self.last is not None and new < self.last:
+            self.report.note_order(self.last_values or (), values)
+        self.last, self.last_values = new, values

@@ -1,0 +1,303 @@
+"""SQLite stores: migrate the key column of a table in place (copy, verify, swap).
+
+Theory of operation (see also :mod:`lexcodecs.migrate`): the original table is never touched
+until everything is known to be right.
+
+1. **copy** -- the rows are read in key order with keyset paging (:func:`_batches`: constant
+   memory), transcoded, and inserted into ``<table>__lexcodecs_new``, created from the
+   table's own ``CREATE TABLE`` statement. Each batch commits in one transaction together with
+   the position it reached, in the state table :data:`STATE_TABLE` (one row per table being
+   migrated, with the settings, the phase and the report), so a run killed at any point
+   resumes exactly there; a rerun with other settings is refused.
+2. **verify** -- equal row counts; every old row is in the new table under its new key with
+   the other columns equal; the new table, read ``ORDER BY`` its key, is in the natural order
+   of the values (:mod:`lexcodecs.migrate.verify`).
+3. **swap** -- one transaction drops the old table (or, with *keep_old*, renames it to
+   ``<table>__lexcodecs_old``), renames the new one, makes the table's own indexes and
+   triggers again, and forgets the state (dropping the state table when it is empty).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterator
+from typing import Any, Final
+
+from ..errors import LexCodecError
+from .report import MigrationReport, Progress, _OrderWatch
+from .transcoder import MigrationError, Transcoder
+from .verify import _check_batch_size, _NaturalOrder
+
+__all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
+
+#: the table recording unfinished migrations of the database's tables
+STATE_TABLE: Final = "lexcodecs_migration"
+#: the suffixes of the copy being written and of the old table kept with keep_old
+NEW_SUFFIX: Final = "__lexcodecs_new"
+OLD_SUFFIX: Final = "__lexcodecs_old"
+
+
+def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table: str,
+                   key_column: str, transcoder: Transcoder, *, batch_size: int = 10_000,
+                   keep_old: bool = False, restart: bool = False,
+                   progress: Progress = None) -> MigrationReport:
+    """Migrate the keys of an SQLite table in place (copy, verify, swap; see the module).
+
+    The key column must be the table's primary key; the other columns are carried over
+    unchanged, and the table's indexes are created again on the new table. With *keep_old*
+    the old table stays as ``<table>__lexcodecs_old``. A run that was interrupted resumes;
+    *restart* discards the unfinished copy instead.
+    """
+    _check_batch_size(batch_size)
+    own = not isinstance(database, sqlite3.Connection)
+    if isinstance(database, sqlite3.Connection):
+        db = database
+        db.isolation_level = None  # transactions are ours
+    else:
+        db = sqlite3.connect(database, isolation_level=None)
+    try:
+        return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
+                               restart, progress)
+    except sqlite3.DatabaseError as exc:
+        raise MigrationError(f"SQLite: {exc} ({database if own else 'the connection'}); "
+                             "nothing was changed that a rerun does not finish") from None
+    finally:
+        if own:
+            db.close()
+
+
+def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Transcoder,
+                    batch_size: int, keep_old: bool, restart: bool,
+                    progress: Progress) -> MigrationReport:
+    started = time.monotonic()
+    new_table, old_table = table + NEW_SUFFIX, table + OLD_SUFFIX
+    settings = json.dumps({"source": t.source.config(), "target": t.target.config(),
+                           "schema": t.schema.to_text(), "key_column": key_column},
+                          sort_keys=True)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        state = _state(db, table)
+        if state is not None and not restart and state["settings"] != settings:
+            raise MigrationError(
+                f"an unfinished migration of {table!r} with other settings is in this "
+                f"database ({state['settings']}); finish it with those settings, or "
+                "restart=True (--restart) to discard it")
+        if restart:
+            db.execute(f"DROP TABLE IF EXISTS {_quote(new_table)}")
+            db.execute(f"DELETE FROM {STATE_TABLE} WHERE source_table = ?", (table,))
+            state = None
+        columns = _key_is_primary(db, table, key_column)
+        if state is None:
+            exists = db.execute("SELECT 1 FROM sqlite_master WHERE name = ?",
+                                (new_table,)).fetchone()
+            if exists:
+                raise MigrationError(f"table {new_table!r} exists but no migration is "
+                                     "recorded; drop it, or use restart=True (--restart)")
+            db.execute(_renamed_sql(_table_sql(db, table), table, new_table))
+            report = MigrationReport(t.source.name, t.target.name, str(t.schema),
+                                     f"sqlite table {table}")
+            db.execute(f"INSERT INTO {STATE_TABLE} VALUES (?, ?, 'copy', NULL, NULL, 0, ?)",
+                       (table, settings, json.dumps(report.to_dict())))
+        else:
+            report = MigrationReport(**{**state["report"], "resumed": True})
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    assert state is None or isinstance(state, dict)
+    phase = "copy" if state is None else state["phase"]
+    if phase == "copy":
+        _sqlite_copy(db, table, new_table, key_column, columns, t, report, state, batch_size,
+                     progress)
+    _sqlite_verify(db, table, new_table, key_column, columns, t, report, batch_size)
+    _sqlite_swap(db, table, new_table, old_table, keep_old)
+    report.seconds += time.monotonic() - started
+    return report
+
+
+def _state(db: sqlite3.Connection, table: str) -> dict[str, Any] | None:
+    db.execute(f"CREATE TABLE IF NOT EXISTS {STATE_TABLE} (source_table TEXT PRIMARY KEY, "
+               "settings TEXT, phase TEXT, last_key BLOB, last_new_key BLOB, copied INTEGER, "
+               "report TEXT)")
+    row = db.execute(f"SELECT settings, phase, last_key, last_new_key, copied, report FROM "
+                     f"{STATE_TABLE} WHERE source_table = ?", (table,)).fetchone()
+    if row is None:
+        return None
+    return {"settings": row[0], "phase": row[1], "last_key": row[2], "last_new_key": row[3],
+            "copied": row[4], "report": json.loads(row[5])}
+
+
+def _key_is_primary(db: sqlite3.Connection, table: str, key_column: str) -> list[str]:
+    info = db.execute(f"PRAGMA table_info({_quote(table)})").fetchall()
+    if not info:
+        raise MigrationError(f"no table {table!r} in the database")
+    columns = [row[1] for row in info]
+    if key_column not in columns:
+        raise MigrationError(f"table {table!r} has no column {key_column!r}; its columns: "
+                             + ", ".join(columns))
+    pk = [row[1] for row in info if row[5]]
+    if pk != [key_column]:
+        raise MigrationError(f"the key column {key_column!r} must be the primary key of "
+                             f"{table!r} on its own (the primary key is {pk or 'none'})")
+    return columns
+
+
+def _table_sql(db: sqlite3.Connection, table: str) -> str:
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                     (table,)).fetchone()
+    if row is None:
+        raise MigrationError(f"no table {table!r} in the database")
+    return str(row[0])
+
+
+def _renamed_sql(sql: str, table: str, new_name: str) -> str:
+    """The CREATE TABLE statement of *table* for a table called *new_name*."""
+    pattern = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
+                         r"(\"(?:[^\"]|\"\")*\"|\[[^\]]*\]|`[^`]*`|[\w$]+)", re.IGNORECASE)
+    m = pattern.match(sql)
+    if m is None:
+        raise MigrationError(f"cannot read the definition of table {table!r}: {sql[:80]!r}")
+    return sql[:m.start(1)] + _quote(new_name) + sql[m.end(1):]
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _batches(db: sqlite3.Connection, table: str, key_column: str, columns: list[str],
+             size: int, after: bytes | None = None) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows of *table* in key order, *size* at a time, starting after the key *after*
+    (keyset paging: constant memory, and a resumed run starts where the last one stopped)."""
+    cols = ", ".join(_quote(c) for c in columns)
+    index = columns.index(key_column)
+    first = f"SELECT {cols} FROM {_quote(table)} ORDER BY {_quote(key_column)} LIMIT ?"
+    then = (f"SELECT {cols} FROM {_quote(table)} WHERE {_quote(key_column)} > ? "
+            f"ORDER BY {_quote(key_column)} LIMIT ?")
+    last = after
+    while True:
+        rows = (db.execute(first, (size,)) if last is None
+                else db.execute(then, (last, size))).fetchall()
+        if not rows:
+            return
+        yield rows
+        last = rows[-1][index]
+
+
+def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
+                 columns: list[str], t: Transcoder, report: MigrationReport,
+                 state: dict[str, Any] | None, batch_size: int, progress: Progress) -> None:
+    key_index = columns.index(key_column)
+    cols = ", ".join(_quote(c) for c in columns)
+    marks = ", ".join("?" for _ in columns)
+    insert = f"INSERT INTO {_quote(new_table)} ({cols}) VALUES ({marks})"
+    last_key = None if state is None else state["last_key"]
+    last_new = None if state is None else state["last_new_key"]
+    watch = _OrderWatch(report, last_new,
+                        None if last_new is None else t._target.decode(last_new))
+    for rows in _batches(db, table, key_column, columns, batch_size, last_key):
+        out = []
+        for row in rows:
+            key = row[key_index]
+            if not isinstance(key, bytes):
+                raise MigrationError(f"a key in {table}.{key_column} is not a BLOB: {key!r}")
+            try:
+                values = t.values(key)
+                new = t.encode(values)
+            except LexCodecError as exc:
+                raise MigrationError(f"key {key.hex(' ')} of {table!r}: {exc}; the original "
+                                     "is untouched") from None
+            watch.see(new, values)
+            out.append((*row[:key_index], new, *row[key_index + 1:]))
+        last_key = rows[-1][key_index]
+        report.keys += len(rows)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(insert, out)
+            db.execute(f"UPDATE {STATE_TABLE} SET last_key = ?, last_new_key = ?, copied = ?, "
+                       "report = ? WHERE source_table = ?",
+                       (last_key, watch.last, report.keys, json.dumps(report.to_dict()),
+                        table))
+            db.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            db.execute("ROLLBACK")
+            raise MigrationError(f"two keys of {table!r} have the same new key ({exc}): the "
+                                 "target format cannot tell their values apart; the "
+                                 "original is untouched") from None
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        if progress is not None:
+            progress(report.keys)
+    db.execute(f"UPDATE {STATE_TABLE} SET phase = 'verify' WHERE source_table = ?", (table,))
+
+
+def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
+                   columns: list[str], t: Transcoder, report: MigrationReport,
+                   batch_size: int) -> None:
+    old_count = db.execute(f"SELECT COUNT(*) FROM {_quote(table)}").fetchone()[0]
+    new_count = db.execute(f"SELECT COUNT(*) FROM {_quote(new_table)}").fetchone()[0]
+    if old_count != new_count:
+        raise MigrationError(f"{table!r} has {old_count} rows but the new table {new_count}; "
+                             "the original is untouched (rows written to the old table during "
+                             "the migration? run again with --restart)")
+    # every old row has its new row, the other columns equal: with equal counts, the new
+    # table holds exactly the old rows (a row changed between an interrupted run and its
+    # rerun is caught here)
+    key_index = columns.index(key_column)
+    cols = ", ".join(_quote(c) for c in columns)
+    lookup = f"SELECT {cols} FROM {_quote(new_table)} WHERE {_quote(key_column)} = ?"
+    for rows in _batches(db, table, key_column, columns, batch_size):
+        for row in rows:
+            # no value check here: an equal key was checked when it was copied
+            new = t._target.encode(t.values(row[key_index]))
+            found = db.execute(lookup, (new,)).fetchone()
+            expected = (*row[:key_index], new, *row[key_index + 1:])
+            if found is None or tuple(found) != expected:
+                raise MigrationError(
+                    f"the row of key {row[key_index].hex(' ')} is not in the new table as it "
+                    "is in the old one (was the table written during an interrupted "
+                    "migration?); the original is untouched: run again with --restart")
+    order = _NaturalOrder(t, report)
+    report.anomalies.clear()
+    for (key,) in db.execute(f"SELECT {_quote(key_column)} FROM {_quote(new_table)} "
+                             f"ORDER BY {_quote(key_column)}"):
+        order.see(key)
+
+
+def _sqlite_swap(db: sqlite3.Connection, table: str, new_table: str, old_table: str,
+                 keep_old: bool) -> None:
+    # the table's own indexes and triggers go with it: take them, and make them again on the
+    # new table under the old name; views and other tables' REFERENCES name the table, and
+    # legacy_alter_table keeps RENAME from rewriting them to follow the old table
+    owned = db.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', "
+                       "'trigger') AND tbl_name = ? AND sql IS NOT NULL", (table,)).fetchall()
+    db.execute("PRAGMA legacy_alter_table = ON")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if keep_old:
+            db.execute(f"DROP TABLE IF EXISTS {_quote(old_table)}")
+            for kind, name, _ in owned:  # the names go to the new table
+                db.execute(f"DROP {kind.upper()} {_quote(name)}")
+            db.execute(f"ALTER TABLE {_quote(table)} RENAME TO {_quote(old_table)}")
+        else:
+            db.execute(f"DROP TABLE {_quote(table)}")
+        db.execute(f"ALTER TABLE {_quote(new_table)} RENAME TO {_quote(table)}")
+        for _, _, sql in owned:
+            db.execute(sql)
+        db.execute(f"DELETE FROM {STATE_TABLE} WHERE source_table = ?", (table,))
+        if not db.execute(f"SELECT 1 FROM {STATE_TABLE}").fetchone():
+            db.execute(f"DROP TABLE {STATE_TABLE}")
+        db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        db.execute("ROLLBACK")
+        raise MigrationError(f"the swap of {table!r} failed ({exc}); nothing changed: the old "
+                             "table is intact and the checked copy is kept for a rerun") from None
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    finally:
+        db.execute("PRAGMA legacy_alter_table = OFF")
