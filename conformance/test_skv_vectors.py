@@ -9,6 +9,8 @@ compiled and run); the float and descending cases are derived (lexcodecs extensi
   schema to as many values; an ``error`` case is refused with a lexcodecs error;
 * ``decode_errors``: ``DecodeError`` at ``offset`` (schemaless when the entry has no
   ``fields``), for ``bytes``, ``bytearray`` and ``memoryview`` keys alike.
+
+Every test runs twice, on the compiled and on the reference implementation (``impl``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from lexcodecs.testing.vectors import VectorCase, VectorFile, load_vectors, sche
 from lexcodecs.types import Float32
 
 CODEC = SkvCodec()
+
+# every vector, byte for byte, on the compiled and on the reference implementation
+pytestmark = pytest.mark.usefixtures("impl")
 
 
 @functools.cache

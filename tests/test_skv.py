@@ -1,5 +1,6 @@
-"""The ``skv`` codec: the conformance harness on mixed schemas, and unit tests for refusals,
-the K2 key helpers, ``prefix_range`` and strict decoding (spec ``skv.md``)."""
+"""The ``skv`` codec: unit tests for refusals, the K2 key helpers, ``prefix_range`` and strict
+decoding (spec ``skv.md``), on both implementations. The conformance harness is in
+``test_skv_conformance.py``."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ from lexcodecs import (
 )
 from lexcodecs.codecs.skv import EMPTY_PREFIX_STOP, NULL_FIRST, NULL_LAST, SkvCodec
 from lexcodecs.schema import Field
-from lexcodecs.testing import CodecConformance
 from lexcodecs.types import Float32, Int16
 
 CODEC = SkvCodec()
+
+# every test here runs on the compiled and on the reference implementation
+pytestmark = pytest.mark.usefixtures("impl")
 
 SCHEMAS = (
     "tenant:string, ts:int64 desc, id:bytes nulls last, flag:bool",
@@ -36,11 +39,6 @@ SCHEMAS = (
     "p:int32 key=partition, q:uint64 desc key=range, r:bytes desc nulls first key=range",
     "u:uint16 nulls last, v:int32 desc nulls last, w:float32 desc nulls first, b:bool desc",
 )
-
-
-class TestSkvConformance(CodecConformance):
-    codec = CODEC
-    schemas = SCHEMAS
 
 
 def hx(text: str) -> bytes:
