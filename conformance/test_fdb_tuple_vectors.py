@@ -43,6 +43,9 @@ from lexcodecs.testing.vectors import (
 )
 from lexcodecs.types import Float32
 
+#: every test runs on the compiled and on the reference implementation (conftest.py)
+pytestmark = pytest.mark.usefixtures("impl")
+
 _D = struct.Struct(">d")
 
 

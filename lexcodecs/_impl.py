@@ -35,6 +35,7 @@ __all__ = [
     "compiled",
     "compiled_available",
     "current",
+    "module",
     "use",
 ]
 
@@ -101,6 +102,15 @@ def _initial() -> Implementation:
 
 #: the implementation in force; "compiled" means "compiled where built"
 current: Implementation = _initial()
+
+
+def module(package: str) -> ModuleType | None:
+    """The compiled module of codec package *package* if it is built, whichever
+    implementation is in force (for objects built once that check :data:`current` on every
+    call); ``None`` when it is not built or ``LEXCODECS_PURE`` is set."""
+    if os.environ.get(ENV_PURE):
+        return None
+    return _load(package)
 
 
 def compiled(package: str) -> ModuleType | None:

@@ -45,6 +45,7 @@ from lexcodecs import (
     OptionError,
     SchemaError,
     UnsupportedTypeError,
+    _impl,
     get_codec,
 )
 from lexcodecs.codecs import fdb_tuple
@@ -52,6 +53,9 @@ from lexcodecs.codecs.fdb_tuple import FdbTupleCodec
 from lexcodecs.testing.conformance import CodecConformance
 from lexcodecs.testing.model import identical
 from lexcodecs.types import Float32, Int8, Versionstamp
+
+#: every test runs on the compiled and on the reference implementation (conftest.py)
+pytestmark = pytest.mark.usefixtures("impl")
 
 CODEC = FdbTupleCodec()
 JAVA = FdbTupleCodec(max_u64_form="java")
@@ -444,7 +448,18 @@ def test_fuzz_mutated_schema_keys(data: bytes, schema: KeySchema) -> None:
 # -- the generic conformance harness -----------------------------------------------------------
 
 
-class TestFdbTupleConformance(CodecConformance):
+class _OneImplementation:
+    """The harness is the slow part of this module, so it runs once, on the implementation
+    in force (the compiled one unless LEXCODECS_PURE is set): this class-level ``impl``
+    replaces the module's two-way one. test_fdb_tuple_differential.py holds the reference
+    code to the compiled code, answer for answer."""
+
+    @pytest.fixture
+    def impl(self) -> str:
+        return _impl.current
+
+
+class TestFdbTupleConformance(_OneImplementation, CodecConformance):
     codec = CODEC
     schemas = (
         "tenant:string, ts:int64, id:uuid, score:float64, flag:bool",
@@ -454,7 +469,7 @@ class TestFdbTupleConformance(CodecConformance):
     )
 
 
-class TestFdbTupleJavaConformance(CodecConformance):
+class TestFdbTupleJavaConformance(_OneImplementation, CodecConformance):
     codec = JAVA
     schemas = ("a:uint64, b:int", "x:int64, y:float32, z:bytes")
 

@@ -206,6 +206,7 @@ def test_fdb_floats(value: Any, how: str) -> None:
     assert not ins.notes  # NaN payloads and -0.0 are written back bit for bit
 
 
+@pytest.mark.usefixtures("impl")
 def test_fdb_with_schema_names_and_types() -> None:
     schema = "name:string, n:int16, x:float64, flag:bool, id:uuid, t:tuple, b:bytes, g:float32"
     values = ("acme", -7, None, True, uuid.UUID(int=1), (None, 2), None, Float32(1.5))
@@ -221,6 +222,7 @@ def test_fdb_with_schema_names_and_types() -> None:
     assert "field 2 'x' float64 = None" in text
 
 
+@pytest.mark.usefixtures("impl")
 def test_fdb_notes_for_forms_this_codec_does_not_write() -> None:
     key = bytes.fromhex("1cffffffffffffffff" "160001" "33ffffffffffffffffffff0005" "05160002 00")
     ins = FDB.inspect(key)
@@ -245,6 +247,7 @@ def test_fdb_notes_for_forms_this_codec_does_not_write() -> None:
     ("026100", "n:int"), ("1501", "n:int, m:int"), ("15011502", "n:int"),
     ("1dff" + "ff" * 255, "n:int64"), ("16ffff", "n:int8"), ("2100", "x:float64"),
 ])
+@pytest.mark.usefixtures("impl")
 def test_fdb_non_keys_raise(hex_: str, schema: str | None) -> None:
     with pytest.raises(DecodeError):
         FDB.inspect(bytes.fromhex(hex_), schema)
@@ -451,6 +454,7 @@ _NESTED = st.recursive(st.lists(_SCALARS, max_size=3).map(tuple),
 FDB_OVERRIDES = {"tuple": _NESTED}
 
 
+@pytest.mark.usefixtures("impl")
 @given(keys(FDB_SCHEMA, FDB.capabilities, FDB_OVERRIDES))
 def test_fdb_property_schema(values: tuple[Any, ...]) -> None:
     key = FDB.encode(values, FDB_SCHEMA)
@@ -468,6 +472,7 @@ def test_fdb_property_schemaless(values: tuple[Any, ...]) -> None:
 
 @given(junk_keys(FDB_SCHEMA, FDB.capabilities, FDB.encode, FDB_OVERRIDES)
        | st.binary(max_size=30))
+@pytest.mark.usefixtures("impl")
 def test_fdb_property_junk(data: bytes) -> None:
     """Anything decode reads is explained, tiled; anything it refuses, inspect refuses."""
     try:
