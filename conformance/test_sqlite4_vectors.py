@@ -57,6 +57,9 @@ from lexcodecs.testing.vectors import (
     typed_values,
 )
 
+#: every vector on both implementations, the compiled modules and the reference Python
+pytestmark = pytest.mark.usefixtures("impl")
+
 NAME = "sqlite4"
 SECTIONS = {"varints", "secondary_index", "secondary_index_columns", "other_formats",
             "decode_errors"}

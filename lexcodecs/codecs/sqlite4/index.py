@@ -41,15 +41,9 @@ import attrs
 from ..._bytes import invert, strinc
 from ...codec import as_key_bytes
 from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
-from . import (
-    NAN,
-    POS_INF,
-    decode_number,
-    encode_binary_body,
-    encode_number,
-    read_binary_body,
-    read_descending,
-)
+from .format import NAN, POS_INF
+from .reference_decode import decode_number, read_binary_body, read_descending
+from .reference_encode import encode_binary_body, encode_number
 
 __all__ = [
     "COLUMN_TYPES",

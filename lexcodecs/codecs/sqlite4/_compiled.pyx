@@ -1,0 +1,305 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled ``sqlite4`` codec: the plan of ``codec.py`` run in C, every type and order.
+
+Theory of operation: :class:`CompiledBound` is the reference ``BoundSqlite4`` whose ``encode``
+and ``decode`` are those of a :class:`Plan`, built once at bind from the same plan data
+(``FieldCode``: kind, descending, int range) into a C array. Encoding writes each field
+ascending into one ``Buf`` (``lexcodecs/_engine.pxd``) and complements a descending field's
+bytes; decoding reads every byte of a descending field through ``mask = 0xff``. The kinds and
+header bytes are those of ``format.py`` (repeated in the enums below; a test checks them).
+
+Exact types only: ``int``, ``float``, ``decimal.Decimal``, ``str``, ``bytes``/``bytearray``
+are read after an exact type check; anything else -- a subclass, bool, a refused value (NUL
+in text, out of range, a NaN payload, an int of more than 10,000 digits), a malformed or
+unusual key -- makes the writer or reader return ``HAND_OVER`` / ``0`` and the *whole* key
+goes to the reference methods, which give the same bytes or raise the typed error. This
+module never shapes an error and lets none of its own escape. :func:`fallbacks` counts the
+hand-overs.
+
+Numbers are exact, as in the reference: an int through its digits (C arithmetic up to 64
+bits, ``str()`` beyond), a float through its shortest repr (``PyOS_double_to_string``, the
+digits of ``repr()``), a Decimal through ``str()`` -- libmpdec's to-scientific-string, the
+sign, coefficient digits and exponent of ``as_tuple()`` spelled out, with no rounding and no
+context (but the case of the ``E``) -- because ``as_tuple()`` costs a named-tuple call, 13
+times ``str()``. Decoding builds digit text and lets Python's correctly rounded ``strtod``
+(floats), the ``Decimal`` constructor (no context) or ``int`` read it.
+
+Files: this one (constants, the plan and the bound objects), ``_compiled_write.pxi`` (the
+writers) and ``_compiled_read.pxi`` (the readers), included below: one extension module.
+"""
+
+import decimal
+import math
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.bytes cimport (
+    PyBytes_AS_STRING,
+    PyBytes_CheckExact,
+    PyBytes_FromStringAndSize,
+    PyBytes_GET_SIZE,
+)
+from cpython.exc cimport PyErr_Clear
+from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact
+from cpython.list cimport PyList_Append, PyList_AsTuple
+from cpython.long cimport PyLong_CheckExact, PyLong_FromLongLong, PyLong_FromUnsignedLongLong
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
+from cpython.unicode cimport PyUnicode_CheckExact
+from libc.math cimport isinf
+from libc.string cimport memchr, memcmp
+
+from lexcodecs._engine cimport (
+    Buf,
+    buf_bytes,
+    buf_free,
+    buf_grow,
+    buf_init,
+    buf_invert,
+    buf_put,
+    buf_put_n,
+    PyLong_AsLongLongAndOverflow,
+    int64_of,
+    uint64_of,
+    utf8_of,
+)
+
+from .codec import BoundSqlite4
+
+cdef extern from "Python.h":
+    char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
+                                int *ptype) except NULL
+    double PyOS_string_to_double(const char *s, char **endptr,
+                                 PyObject *overflow_exception) except? -1.0
+    PyObject *PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
+    PyObject *PyUnicode_FromStringAndSize(const char *u, Py_ssize_t size)
+    double PyLong_AsDouble(object v) except? -1.0
+    object PyLong_FromDouble(double v)
+    object PyObject_Str(object v)
+
+__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless", "fallbacks", "reset_fallbacks"]
+
+# -- the format (format.py) -----------------------------------------------------------------
+
+cdef enum:
+    K_INT = 0
+    K_FLOAT64 = 1
+    K_DECIMAL = 2
+    K_STRING = 3
+    K_BYTES = 4
+    K_FINAL = 5
+    K_ANY = 6          # no schema: the type from the value, or from the header
+
+cdef enum:
+    H_NULL = 0x05
+    H_NAN = 0x06
+    H_NEG_INF = 0x07
+    H_NEG_LARGE = 0x08
+    H_NEG_MEDIUM = 0x13   # 0x13 - E
+    H_NEG_SMALL = 0x14
+    H_ZERO = 0x15
+    H_POS_SMALL = 0x16
+    H_POS_MEDIUM = 0x17   # 0x17 + E
+    H_POS_LARGE = 0x22
+    H_POS_INF = 0x23
+    H_TEXT = 0x24
+    H_BINARY = 0x25
+    H_FINAL = 0x26
+    MEDIUM_MAX_E = 10
+
+cdef enum:
+    MAX_INT_DIGITS = 10000
+    INT_VIA_STR_BITS = 14000
+    INT_VIA_DECIMAL_BITS = 34000
+    INT_FROM_STR_DIGITS = 4000
+
+# a varint exponent beyond this never comes from an encoder (a Decimal's reaches 1e18); such
+# a key is handed over, so 2E fits a long long below
+cdef unsigned long long MAX_VARINT_E = 1ULL << 61
+
+#: the kind codes this module switches on, for the test that they are format.py's
+KINDS = {"int": K_INT, "float64": K_FLOAT64, "decimal": K_DECIMAL, "string": K_STRING,
+         "bytes": K_BYTES, "final": K_FINAL}
+
+cdef object Decimal = decimal.Decimal
+cdef long long MIN_ETINY = decimal.MIN_ETINY
+cdef long long MAX_EMAX = decimal.MAX_EMAX
+cdef object FLOAT_NAN = math.nan
+cdef object FLOAT_INF = math.inf
+cdef object FLOAT_NEG_INF = -math.inf
+cdef object DECIMAL_NAN = Decimal("NaN")
+cdef object DECIMAL_INF = Decimal("Infinity")
+cdef object DECIMAL_NEG_INF = Decimal("-Infinity")
+cdef object DECIMAL_ZERO = Decimal(0)
+cdef object TEN = 10
+
+#: what a reader returns to hand the key over (``None`` is a value: NULL)
+cdef object HAND_OVER = object()
+cdef Py_ssize_t _fallbacks = 0
+
+
+def fallbacks():
+    """How many keys the compiled code handed to the reference since the last reset."""
+    return _fallbacks
+
+
+def reset_fallbacks():
+    global _fallbacks
+    _fallbacks = 0
+
+
+ctypedef struct FieldC:
+    int kind
+    unsigned char mask          # 0xff: descending
+    bint bounded                # an int field with a range
+    long long lo
+    unsigned long long hi
+
+
+include "_compiled_write.pxi"
+include "_compiled_read.pxi"
+
+# -- the bound objects ----------------------------------------------------------------------
+
+
+cdef class Plan:
+    """A bound schema in C: one ``FieldC`` per field, the table prefix, and the reference
+    methods that take the keys this code hands over."""
+
+    cdef FieldC *fields
+    cdef Py_ssize_t count
+    cdef bytes prefix
+    cdef object hand_encode, hand_decode
+
+    def __cinit__(self, codes, bytes prefix, hand_encode, hand_decode):
+        cdef Py_ssize_t i
+        self.count = len(codes)
+        self.fields = <FieldC *> PyMem_Malloc(max(self.count, 1) * sizeof(FieldC))
+        if self.fields == NULL:
+            raise MemoryError()
+        for i, (kind, descending, lo, hi) in enumerate(codes):
+            self.fields[i].kind = kind
+            self.fields[i].mask = 0xFF if descending else 0
+            self.fields[i].bounded = lo is not None
+            self.fields[i].lo = lo if lo is not None else 0
+            self.fields[i].hi = hi if hi is not None else 0
+        self.prefix = prefix
+        self.hand_encode = hand_encode
+        self.hand_decode = hand_decode
+
+    def __dealloc__(self):
+        PyMem_Free(self.fields)
+
+    def encode(self, values):
+        """The key of *values* (a tuple or list, one value per field)."""
+        global _fallbacks
+        cdef object key, items = values
+        if type(values) is list:
+            items = PyList_AsTuple(values)
+        if type(items) is tuple and PyTuple_GET_SIZE(items) == self.count:
+            key = encode_key(self.fields, self.count, self.prefix, items, 0)
+            if key is not None:
+                return key
+        _fallbacks += 1
+        return self.hand_encode(values)
+
+    def decode(self, key):
+        """The values of *key* (bytes), one per field."""
+        global _fallbacks
+        cdef const unsigned char *p
+        cdef Py_ssize_t n, pos, i
+        cdef object out, v
+        cdef FieldC *f
+        if PyBytes_CheckExact(key):
+            p = <const unsigned char *> PyBytes_AS_STRING(key)
+            n = PyBytes_GET_SIZE(key)
+            if prefix_matches(p, n, self.prefix):
+                pos = PyBytes_GET_SIZE(self.prefix)
+                out = PyTuple_New(self.count)
+                for i in range(self.count):
+                    f = self.fields + i
+                    v = read_value(p, n, &pos, f, f.mask)
+                    if v is HAND_OVER:
+                        break
+                    Py_INCREF(v)
+                    PyTuple_SET_ITEM(out, i, v)
+                else:
+                    if pos == n:
+                        return out
+        _fallbacks += 1
+        return self.hand_decode(key)
+
+
+cdef class Schemaless:
+    """Keys without a schema: types from the values, and from the header bytes."""
+
+    cdef FieldC any_
+    cdef bytes prefix
+    cdef object hand_encode, hand_decode
+
+    def __cinit__(self, bytes prefix, hand_encode, hand_decode):
+        self.any_.kind = K_ANY
+        self.any_.mask = 0
+        self.any_.bounded = 0
+        self.prefix = prefix
+        self.hand_encode = hand_encode
+        self.hand_decode = hand_decode
+
+    def encode(self, values):
+        """The key of *values* (a non-empty tuple or list), each typed by its value."""
+        global _fallbacks
+        cdef object key, items = values
+        if type(values) is list:
+            items = PyList_AsTuple(values)
+        if type(items) is tuple and PyTuple_GET_SIZE(items):
+            key = encode_key(&self.any_, 1, self.prefix, items, 1)
+            if key is not None:
+                return key
+        _fallbacks += 1
+        return self.hand_encode(values)
+
+    def decode(self, key):
+        """The values of *key*, each typed by its header."""
+        global _fallbacks
+        cdef const unsigned char *p
+        cdef Py_ssize_t n, pos
+        cdef unsigned char b
+        cdef list out
+        cdef object v
+        if PyBytes_CheckExact(key):
+            p = <const unsigned char *> PyBytes_AS_STRING(key)
+            n = PyBytes_GET_SIZE(key)
+            pos = PyBytes_GET_SIZE(self.prefix)
+            if pos < n and prefix_matches(p, n, self.prefix):
+                out = []
+                while pos < n:
+                    b = p[pos]
+                    if H_NULL <= b <= H_FINAL:
+                        v = read_value(p, n, &pos, &self.any_, 0)
+                    elif 0xFF ^ H_BINARY <= b <= 0xFF ^ H_NULL:
+                        v = read_value(p, n, &pos, &self.any_, 0xFF)
+                    else:
+                        break
+                    if v is HAND_OVER:
+                        break
+                    PyList_Append(out, v)
+                else:
+                    return PyList_AsTuple(out)
+        _fallbacks += 1
+        return self.hand_decode(key)
+
+
+class CompiledBound(BoundSqlite4):
+    """``BoundSqlite4`` whose ``encode`` and ``decode`` run compiled (the slots shadow the
+    reference methods, so a call reaches the C code with no Python frame between)."""
+
+    __slots__ = ("decode", "encode", "plan")
+
+    def __init__(self, codec, schema, plans):
+        BoundSqlite4.__init__(self, codec, schema, plans)
+        self.plan = Plan(self.codes, self.table_prefix, self.careful_encode,
+                         self.careful_decode)
+        self.encode = self.plan.encode
+        self.decode = self.plan.decode
