@@ -14,6 +14,9 @@ both files is a test:
 * ``decode_errors``: DecodeError at ``offset``, or NotDecodableError;
 * ``anomalies``: each declared byte fact holds (spec §5); they are properties of the format,
   reported, not failures.
+
+Every test runs on both implementations (the compiled module and the reference Python, the
+``impl`` fixture of the root ``conftest.py``), byte for byte.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ from lexcodecs.testing.vectors import (
     typed_values,
 )
 from lexcodecs.types import END, Float32
+
+pytestmark = pytest.mark.usefixtures("impl")
 
 FILES = ("lexkey", "lexkey-legacy")
 CLASSES: dict[str, type[Any]] = {"lexkey": LexKeyCodec, "lexkey-legacy": LexKeyLegacyCodec}

@@ -417,6 +417,23 @@ def test_lexkey_two_variable_fields_do_not_decode() -> None:
         LEX.inspect(bytes.fromhex("610062"), "s:string, t:string")
 
 
+@pytest.mark.usefixtures("impl")
+def test_lexkey_inspect_is_a_decode_with_annotations() -> None:
+    """inspect runs the bound schema's own reader (the one decode runs) with a sink, under
+    either implementation, and shows exactly what decode gives."""
+    from lexcodecs.codecs.lexkey.reference import BoundLexKey
+
+    schema = "s:string, n:int64"
+    key = LEX.encode(("a\x00b", 1), schema)
+    with mock.patch.object(BoundLexKey, "read", autospec=True,
+                           side_effect=BoundLexKey.read) as spy:
+        ins = LEX.inspect(key, schema)
+    spy.assert_called_once()
+    assert spy.call_args.args[1] == key
+    assert spy.call_args.args[2] is not None  # the annotating sink
+    check(ins, key, LEX.decode(key, schema))
+
+
 # -- dispatch ---------------------------------------------------------------------------------
 
 
