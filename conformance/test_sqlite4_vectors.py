@@ -52,7 +52,6 @@ from lexcodecs.testing.vectors import (
     VectorCase,
     VectorFile,
     load_vectors,
-    schema_from_fields,
     typed_value,
     typed_values,
 )
@@ -440,31 +439,5 @@ def test_other_format(entry: dict[str, Any]) -> None:
 
 # -- decode_errors ------------------------------------------------------------------------------
 
-
-def _error_params() -> list[Any]:
-    out = []
-    for i, e in enumerate(vectors().section("decode_errors")):
-        opts = "".join(f" {k}={v}" for k, v in sorted(e.get("options", {}).items()))
-        out.append(pytest.param(e, id=f"decode_errors[{i}] {_fields_text(e.get('fields'))}"
-                                      f"{opts} {e['hex'] or '(empty)'} @{e['offset']}: "
-                                      f"{_short(e['error'], 36)}"))
-    return out
-
-
-@pytest.mark.parametrize("entry", _error_params())
-def test_decode_error(entry: dict[str, Any]) -> None:
-    schema = schema_from_fields(entry["fields"]) if entry.get("fields") else None
-    codec = Sqlite4Codec(**entry.get("options", {}))
-    data = bytes.fromhex(entry["hex"])
-    for key in (data, bytearray(data), memoryview(data)):
-        with pytest.raises(DecodeError) as info:
-            codec.decode(key, schema)  # type: ignore[arg-type]
-        exc = info.value
-        assert exc.codec == NAME, str(exc)
-        assert exc.offset == entry["offset"], str(exc)
-    if schema is not None:
-        with pytest.raises(DecodeError) as info:
-            codec.bind(schema).decode(data)
-        assert info.value.codec == NAME, str(info.value)
-        assert info.value.offset == entry["offset"], str(info.value)
-
+# conformance/test_vector_cases.py: DecodeError at the offset, for bytes, bytearray and
+# memoryview keys, through the codec and the bound schema
