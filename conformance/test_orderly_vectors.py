@@ -20,6 +20,9 @@ refusals (spec §14). Every case is its own test:
 * an ``error`` case: refused with a lexcodecs error (``SchemaError`` at bind for a schema the
   codec cannot express, else ``EncodeError``/``UnsupportedTypeError``) naming the codec and,
   for a value, the field index.
+
+Every test runs on both implementations (the ``impl`` fixture): the compiled module and the
+reference Python must each pass every case byte for byte.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from lexcodecs.codecs.orderly import TERMINATIONS, OrderlyCodec
 from lexcodecs.schema import Field, KeySchema
 from lexcodecs.testing.vectors import VectorCase, VectorFile, load_vectors
 from lexcodecs.types import Float32
+
+pytestmark = pytest.mark.usefixtures("impl")
 
 #: the canonical NaNs every NaN is written as (spec §7) and read back as
 CANONICAL_NAN64 = 0x7FF8000000000000

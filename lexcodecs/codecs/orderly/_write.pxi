@@ -1,0 +1,362 @@
+# The writers of the compiled orderly encoder, included by _compiled.pyx (which see).
+#
+# Each writer puts the *ascending* form of one value into the Buf and returns 1, or returns 0
+# (nothing to undo: the whole key is handed to the reference code) for a value it does not
+# take as its own. The caller inverts a descending field afterwards.
+
+# -- var-ints (spec §5) ---------------------------------------------------------------------
+
+
+cdef int varint_put(unsigned char *out, unsigned long long ux, bint neg, const Lay *lay,
+                    int r, int v, unsigned char mask) noexcept:
+    """The var-int of the 64-bit two's complement *ux* (negative when *neg*) into *out* (room
+    for 9): its length, 0 when it is longer than the layout allows."""
+    cdef unsigned long long mag = ~ux if neg else ux
+    cdef int bits = lx_bit_length(mag)
+    cdef int length, hb, template, hdata, h, i
+    if bits <= lay.s - r:
+        length, hb = 1, lay.s - r
+    elif bits <= lay.d - r + 8:
+        length, hb = 2, lay.d - r
+    else:
+        length, hb = 1 + ((bits - (lay.e - r) + 7) >> 3), lay.e - r
+    if length > lay.max_length:
+        return 0
+    if lay.signed_:
+        if length == 1:
+            template = 0x40 if neg else 0x80
+        elif length == 2:
+            template = 0x20 if neg else 0xC0
+        elif neg:
+            template = ((length - 3) ^ ((1 << lay.lb) - 1)) << lay.e
+        else:
+            template = 0xE0 + ((length - 3) << lay.e)
+    else:
+        template = 0 if length == 1 else 0x80 if length == 2 else 0xC0 + ((length - 3) << lay.e)
+    # the Java code loses the header bits of a 9-byte long (format quirk)
+    hdata = 0 if length == 9 else <int> ((ux >> (8 * (length - 1))) & ((1ULL << hb) - 1))
+    h = (template >> r) | hdata
+    if not lay.signed_:
+        h += 1
+    out[0] = <unsigned char> (((h ^ mask) & (0xFF >> r)) | ((v << (8 - r)) if r else 0))
+    for i in range(1, length):
+        out[i] = <unsigned char> (ux >> (8 * (length - 1 - i))) ^ mask
+    return length
+
+
+# -- the field writers -----------------------------------------------------------------------
+
+
+cdef int put_varint(Buf *b, const Spec *f, object v) except -1:
+    cdef long long x
+    cdef unsigned long long ux
+    cdef unsigned char out[9]
+    cdef int length
+    if f.lay.signed_:
+        if not int64_of(v, &x) or x < f.lay.lo or x > f.lay.hi:
+            return 0
+        length = varint_put(out, <unsigned long long> x, x < 0, &f.lay, f.r, f.v, 0)
+    else:
+        if not uint64_of(v, &ux) or ux > f.lay.uhi:
+            return 0
+        length = varint_put(out, ux, False, &f.lay, f.r, f.v, 0)
+    if length == 0:
+        return 0
+    buf_put_n(b, out, length)
+    return 1
+
+
+cdef int put_fixed_int(Buf *b, const Spec *f, object v) except -1:
+    cdef long long x
+    cdef unsigned long long ux
+    if f.signed_:
+        if not int64_of(v, &x) or x < f.lo or x > f.hi:
+            return 0
+        ux = (<unsigned long long> x) ^ (1ULL << (8 * f.width - 1))  # + 2**(n-1)
+    else:
+        if not uint64_of(v, &ux) or ux > f.uhi:
+            return 0
+    buf_put_be(b, ux, f.width)
+    return 1
+
+
+cdef int put_float(Buf *b, const Spec *f, object v) except -1:
+    cdef double x
+    cdef float x32
+    cdef unsigned int b32
+    cdef unsigned long long bits
+    if f.width == 8:
+        if not PyFloat_CheckExact(v):
+            return 0
+        x = PyFloat_AS_DOUBLE(v)
+        bits = f.nan if x != x else double_bits(x)
+    else:
+        # a Float32 through its float value (never its bits slot), or a binary32-exact float
+        if not PyFloat_CheckExact(v) and type(v) is not _Float32:
+            return 0
+        x = PyFloat_AS_DOUBLE(v)
+        if x != x:
+            bits = f.nan
+        else:
+            x32 = <float> x
+            if <double> x32 != x:
+                return 0
+            memcpy(&b32, &x32, 4)
+            bits = b32
+    bits = order_bits(bits, f.width) + 1
+    buf_put_be(b, bits, f.width)
+    return 1
+
+
+cdef int put_string(Buf *b, const Spec *f, object v, bint t) except -1:
+    cdef const unsigned char *s
+    cdef Py_ssize_t n, i
+    cdef unsigned char *p
+    if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):
+        return 0
+    if b.n + n + 1 > b.cap:
+        buf_grow(b, n + 1)
+    p = b.p + b.n
+    for i in range(n):
+        p[i] = <unsigned char> (s[i] + 2)
+    b.n += n
+    if t or n == 0:
+        b.p[b.n] = 1
+        b.n += 1
+    return 1
+
+
+cdef int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
+    """The contents of an exact ``bytes`` or ``bytearray``: 1, else 0 (hand over)."""
+    if PyBytes_CheckExact(v):
+        s[0] = <const unsigned char *> PyBytes_AS_STRING(v)
+        n[0] = PyBytes_GET_SIZE(v)
+        return 1
+    if PyByteArray_CheckExact(v):
+        s[0] = <const unsigned char *> PyByteArray_AS_STRING(v)
+        n[0] = PyByteArray_GET_SIZE(v)
+        return 1
+    return 0
+
+
+cdef int put_fixed_bytes(Buf *b, const Spec *f, object v) except -1:
+    cdef const unsigned char *s
+    cdef Py_ssize_t n
+    if not bytes_of(v, &s, &n) or n != f.n:
+        return 0
+    buf_put_n(b, s, n)
+    return 1
+
+
+cdef int put_var_bytes(Buf *b, const Spec *f, object v, bint t) except -1:
+    cdef const unsigned char *s
+    cdef Py_ssize_t n, m, d, size, i, done
+    cdef unsigned int pair
+    cdef unsigned char *p
+    if not bytes_of(v, &s, &n) or n < f.n:
+        return 0
+    m = n - f.n
+    d = 3 * m
+    size = bcd_length(d, t)
+    if b.n + f.n + size > b.cap:
+        buf_grow(b, f.n + size)
+    memcpy(b.p + b.n, s, f.n)
+    p = b.p + b.n + f.n
+    s += f.n
+    i = 0
+    while i + 1 < m:  # two bytes: six nibbles, three bytes
+        pair = (_BYTE_NIBS[s[i]] << 12) | _BYTE_NIBS[s[i + 1]]
+        p[0] = <unsigned char> (pair >> 16)
+        p[1] = <unsigned char> (pair >> 8)
+        p[2] = <unsigned char> pair
+        p += 3
+        i += 2
+    done = 3 * (i // 2)
+    if i < m:  # one byte left: three nibbles, the last one shares a byte with a 1
+        pair = _BYTE_NIBS[s[i]]
+        p[0] = <unsigned char> (pair >> 4)
+        p[1] = <unsigned char> (((pair & 0xF) << 4) | 1)
+        p += 2
+        done += 2
+    while done < size:
+        p[0] = 0x11
+        p += 1
+        done += 1
+    b.n += f.n + size
+    return 1
+
+
+cdef int put_decimal_digits(Buf *b, const char *s, Py_ssize_t first, Py_ssize_t last,
+                            Py_ssize_t nd, bint neg, long long exponent, bint t) except -1:
+    """A non-zero decimal: the digits ``s[first..last]`` (a '.' among them is skipped), *nd*
+    of them, none a leading or trailing zero, times 10**exponent (spec §8)."""
+    cdef unsigned char m = 0xFF if neg else 0
+    cdef unsigned char head[9]
+    cdef long long adjusted
+    cdef int length, hi = -1
+    cdef Py_ssize_t i
+    cdef char c
+    if exponent < DEC_EXP_MIN or exponent > DEC_EXP_MAX:
+        return 0
+    if exponent == DEC_EXP_MAX:  # Java: -scale overflows to -2**31
+        exponent = -2147483648
+    adjusted = nd + exponent - 1
+    length = varint_put(head, <unsigned long long> adjusted, adjusted < 0, &_EXPONENT, 2,
+                        DEC_NEG if neg else DEC_POS, m)
+    if length == 0 or length > DEC_EXP_MAX_LENGTH:
+        return 0
+    if b.n + length + nd // 2 + 2 > b.cap:
+        buf_grow(b, length + nd // 2 + 2)
+    memcpy(b.p + b.n, head, length)
+    b.n += length
+    for i in range(first, last + 1):
+        c = s[i]
+        if c == b'.':
+            continue
+        if hi < 0:
+            hi = c - 0x30 + 1
+        else:
+            b.p[b.n] = <unsigned char> ((hi << 4) | (c - 0x30 + 1)) ^ m
+            b.n += 1
+            hi = -1
+    if hi >= 0:  # odd: the terminator nibble shares the last byte
+        b.p[b.n] = <unsigned char> (hi << 4) ^ m
+        b.n += 1
+    elif t:
+        b.p[b.n] = m
+        b.n += 1
+    return 1
+
+
+cdef int put_decimal_zero(Buf *b) except -1:
+    buf_put(b, DEC_ZERO << 6)
+    return 1
+
+
+cdef int put_decimal_int(Buf *b, long long x, bint t) except -1:
+    cdef char digits[24]
+    cdef unsigned long long mag = (0ULL - <unsigned long long> x) if x < 0 else <unsigned long long> x
+    cdef int i = 24, trailing = 0
+    if mag == 0:
+        return put_decimal_zero(b)
+    while mag % 10 == 0:
+        mag //= 10
+        trailing += 1
+    while mag:
+        i -= 1
+        digits[i] = <char> (0x30 + mag % 10)
+        mag //= 10
+    return put_decimal_digits(b, digits, i, 23, 24 - i, x < 0, trailing, t)
+
+
+cdef int put_decimal_text(Buf *b, const char *s, Py_ssize_t n, bint t) except -1:
+    """A decimal from ``str(Decimal)``: ``[-]digits[.digits][E[+-]digits]``; anything else
+    (NaN, Infinity) is handed over."""
+    cdef Py_ssize_t i = 0, cstart, cend, dot = -1, first = -1, last = -1, nd = 0, frac = 0
+    cdef Py_ssize_t trailing = 0, edigits = 0
+    cdef long long e = 0, esign = 1
+    cdef bint neg = False
+    cdef char c
+    if i < n and s[i] == b'-':
+        neg = True
+        i += 1
+    cstart = i
+    while i < n:
+        c = s[i]
+        if b'0' <= c <= b'9':
+            if c != b'0':
+                if first < 0:
+                    first = i
+                last = i
+        elif c == b'.' and dot < 0:
+            dot = i
+        else:
+            break
+        i += 1
+    cend = i
+    if cend - cstart - (1 if dot >= 0 else 0) <= 0:
+        return 0
+    if i < n:
+        if s[i] != b'E' and s[i] != b'e':
+            return 0
+        i += 1
+        if i < n and (s[i] == b'+' or s[i] == b'-'):
+            esign = -1 if s[i] == b'-' else 1
+            i += 1
+        while i < n and b'0' <= s[i] <= b'9':
+            if edigits == 18:
+                return 0
+            e = e * 10 + (s[i] - 0x30)
+            edigits += 1
+            i += 1
+        if edigits == 0 or i != n:
+            return 0
+    if first < 0:
+        return put_decimal_zero(b)
+    if dot >= 0:
+        frac = cend - dot - 1
+    for i in range(first, last + 1):
+        if s[i] != b'.':
+            nd += 1
+    for i in range(last + 1, cend):
+        if s[i] != b'.':
+            trailing += 1
+    return put_decimal_digits(b, s, first, last, nd, neg, esign * e - frac + trailing, t)
+
+
+cdef int put_decimal(Buf *b, object v, bint t) except -1:
+    cdef long long x
+    cdef const unsigned char *s
+    cdef Py_ssize_t n
+    if PyLong_CheckExact(v):
+        if int64_of(v, &x):
+            return put_decimal_int(b, x, t)
+        try:
+            v = int_to_decimal(v)
+        except BaseException:
+            PyErr_Clear()
+            return 0
+    elif type(v) is not _Decimal:
+        return 0
+    try:
+        text = PyObject_Str(v)
+    except BaseException:
+        PyErr_Clear()
+        return 0
+    if not PyUnicode_CheckExact(text) or not utf8_of(text, &s, &n):
+        return 0
+    return put_decimal_text(b, <const char *> s, n, t)
+
+
+cdef int put_null(Buf *b, const Spec *f) except -1:
+    """The terminated NULL, ascending (a var-int's reserved bits hold their value)."""
+    if f.kind == K_FLOAT:
+        buf_put_be(b, 0, f.width)
+    elif f.kind == K_VARINT and f.r:
+        buf_put(b, <unsigned char> (f.v << (8 - f.r)))
+    else:
+        buf_put(b, 0)  # decimal: type NULL (00) and the NULL exponent header
+    return 1
+
+
+cdef int put_field(Buf *b, const Spec *f, object v, bint t) except -1:
+    cdef int kind = f.kind
+    if v is None:
+        if not f.nullable:
+            return 0
+        return put_null(b, f) if t else 1
+    if kind == K_VARINT:
+        return put_varint(b, f, v)
+    elif kind == K_STRING:
+        return put_string(b, f, v, t)
+    elif kind == K_FIXED_INT:
+        return put_fixed_int(b, f, v)
+    elif kind == K_FLOAT:
+        return put_float(b, f, v)
+    elif kind == K_DECIMAL:
+        return put_decimal(b, v, t)
+    elif kind == K_FIXED_BYTES:
+        return put_fixed_bytes(b, f, v)
+    elif kind == K_VAR_BYTES:
+        return put_var_bytes(b, f, v, t)
+    return 0
