@@ -61,12 +61,4 @@ def _extensions() -> list[Extension]:
                           include_path=[str(ROOT)], quiet=True))
 
 
-setup(
-    ext_modules=[
-        *_extensions(),
-        # the hand-written C of the first codecs, on its way out (issue 14)
-        Extension("lexcodecs._speedups", ["lexcodecs/_speedups.c"], optional=True,
-                  extra_compile_args=["-O2"]),
-    ],
-    cmdclass={"build_ext": OptionalBuildExt},
-)
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

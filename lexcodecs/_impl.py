@@ -46,7 +46,7 @@ IMPLEMENTATIONS: Final[tuple[Implementation, ...]] = ("compiled", "reference")
 
 #: the codec packages under lexcodecs/codecs/ that have a compiled module (each one's
 #: lexcodecs/codecs/<package>/_compiled.pyx); tests assert each is in use
-COMPILED_PACKAGES: Final[tuple[str, ...]] = ()
+COMPILED_PACKAGES: Final[tuple[str, ...]] = ("fdb_tuple", "lexkey", "orderly", "skv", "sqlite4")
 
 ENV_PURE: Final = "LEXCODECS_PURE"
 ENV_REQUIRE: Final = "LEXCODECS_REQUIRE_COMPILED"

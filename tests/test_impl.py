@@ -1,0 +1,123 @@
+"""The two implementations: the compiled modules are built and in use, and the switch works.
+
+Under ``LEXCODECS_REQUIRE_COMPILED`` (set by ``.ci/run``) a compiled module that is not built
+fails these tests instead of skipping them, so CI cannot pass on the reference code alone.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from lexcodecs import _impl, get_codec
+from lexcodecs.registry import BUILTIN_CODECS
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = "name:string, n:int64"
+
+
+def package_of(codec_name: str) -> str:
+    """``lexcodecs.codecs.lexkey:LexKeyCodec`` -> ``lexkey``."""
+    module = BUILTIN_CODECS[codec_name].split(":")[0]
+    return module.split(".")[2]
+
+
+def require_built() -> None:
+    if not _impl.compiled_available():
+        if os.environ.get(_impl.ENV_REQUIRE):
+            pytest.fail("the compiled codec modules are not built and "
+                        f"{_impl.ENV_REQUIRE} is set")
+        pytest.skip("the compiled codec modules are not built")
+
+
+def test_every_builtin_codec_has_a_compiled_package() -> None:
+    assert {package_of(name) for name in BUILTIN_CODECS} == set(_impl.COMPILED_PACKAGES)
+
+
+def test_ci_requires_the_compiled_modules() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"export {_impl.ENV_REQUIRE}=1" in ci.splitlines()
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CODECS))
+def test_the_compiled_module_is_in_use(name: str) -> None:
+    require_built()
+    compiled_module = f"lexcodecs.codecs.{package_of(name)}._compiled"
+    codec = get_codec(name)
+    with _impl.use("compiled"):
+        assert type(codec.bind(SCHEMA)).__module__ == compiled_module
+    with _impl.use("reference"):
+        assert type(codec.bind(SCHEMA)).__module__ != compiled_module
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_CODECS))
+def test_both_implementations_give_the_same_key(name: str) -> None:
+    codec = get_codec(name)
+    keys = []
+    for implementation in _impl.IMPLEMENTATIONS:
+        with _impl.use(implementation):
+            key = codec.encode(("acme", -5), SCHEMA)
+            assert codec.decode(key, SCHEMA) == ("acme", -5)
+            keys.append(key)
+    assert keys[0] == keys[1]
+
+
+def test_use_restores_the_implementation() -> None:
+    before = _impl.current
+
+    def inside() -> None:
+        with _impl.use("reference"):
+            assert _impl.current == "reference"
+            assert _impl.compiled(_impl.COMPILED_PACKAGES[0]) is None
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        inside()
+    assert _impl.current == before
+    with pytest.raises(ValueError, match="expected one of"):
+        _impl.use("fast").__enter__()  # type: ignore[arg-type]
+    assert _impl.current == before
+
+
+def run_without_module(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Python with one compiled module unimportable, encoding one skv key."""
+    script = textwrap.dedent("""
+        import sys, warnings
+        sys.modules["lexcodecs.codecs.skv._compiled"] = None   # as if it was not built
+        warnings.simplefilter("default")
+        from lexcodecs import get_codec
+        codec = get_codec("skv")
+        for _ in range(3):
+            print(codec.encode(("a", 1), "a:string, b:int64").hex())
+    """)
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=60)
+
+
+def test_a_missing_module_warns_once_and_runs_the_reference_code() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in (_impl.ENV_REQUIRE, _impl.ENV_PURE)}
+    done = run_without_module(env)
+    assert done.returncode == 0, done.stderr
+    assert len(set(done.stdout.split())) == 1
+    assert done.stderr.count("CompiledUnavailableWarning") == 1, done.stderr
+
+
+def test_a_missing_module_is_an_error_when_required() -> None:
+    env = {**os.environ, _impl.ENV_REQUIRE: "1"}
+    env.pop(_impl.ENV_PURE, None)
+    done = run_without_module(env)
+    assert done.returncode != 0
+    assert "CompiledMissingError" in done.stderr
+    assert "lexcodecs.codecs.skv._compiled is not built" in done.stderr
+
+
+def test_pure_runs_the_reference_code_without_a_warning() -> None:
+    env = {**os.environ, _impl.ENV_PURE: "1"}
+    done = run_without_module(env)
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr
