@@ -24,12 +24,14 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Final, Literal
 
 __all__ = [
+    "HANDOVERS",
     "IMPLEMENTATIONS",
     "CompiledUnavailableWarning",
     "compiled",
@@ -47,6 +49,10 @@ IMPLEMENTATIONS: Final[tuple[Implementation, ...]] = ("compiled", "reference")
 #: the codec packages under lexcodecs/codecs/ that have a compiled module (each one's
 #: lexcodecs/codecs/<package>/_compiled.pyx); tests assert each is in use
 COMPILED_PACKAGES: Final[tuple[str, ...]] = ("fdb_tuple", "lexkey", "orderly", "skv", "sqlite4")
+
+#: how many keys each compiled module handed to the reference code, by package; tests read it
+#: to prove that valid values of every supported type and order never leave the compiled path
+HANDOVERS: Final[Counter[str]] = Counter()
 
 ENV_PURE: Final = "LEXCODECS_PURE"
 ENV_REQUIRE: Final = "LEXCODECS_REQUIRE_COMPILED"

@@ -8,9 +8,6 @@ from ...schema import KeySchema
 from .codec import BoundTuple as ReferenceBoundTuple
 from .codec import FdbTupleCodec
 
-def fallbacks() -> int: ...
-def reset_fallbacks() -> None: ...
-
 class Schemaless:
     def __init__(self, ref_encode: Callable[..., bytes],
                  ref_decode: Callable[..., tuple[Any, ...]], java: bool) -> None: ...

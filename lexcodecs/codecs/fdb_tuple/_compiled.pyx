@@ -12,7 +12,7 @@ reference code for the *whole* key (the protocol of ``lexcodecs/_engine.pxd``):
   ``Versionstamp``'s fields only when they are the exact types and in range;
 * nested tuples recurse at most :data:`MAX_DEPTH` levels; deeper ones are handed over (the
   reference code reads any depth with an explicit stack);
-* every hand-over is counted (:func:`fallbacks`), so a test can assert that valid values of
+* every hand-over is counted (``lexcodecs._impl.HANDOVERS``), so a test can assert that valid values of
   every supported type never take it.
 
 The writers are in ``_write.pxi`` and the readers in ``_read.pxi``, included below (one
@@ -69,6 +69,7 @@ from lexcodecs._engine cimport (
 
 from lexcodecs import _impl
 from lexcodecs.types import Float32, Versionstamp
+from lexcodecs._impl import HANDOVERS
 
 cdef extern from "Python.h":
     PyTypeObject PyUnicode_Type
@@ -154,7 +155,8 @@ ctypedef struct IntInfo:
 
 #: what a reader returns to hand the key over (writers return 0)
 cdef object HAND = object()
-cdef Py_ssize_t FALLBACKS = 0
+#: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
+cdef str PACKAGE = "fdb_tuple"
 
 cdef dict IMPL = vars(_impl)
 cdef str COMPILED = "compiled"
@@ -181,14 +183,8 @@ cdef object STAMP_TR = _slot(Versionstamp, "tr_version")
 cdef object STAMP_USER = _slot(Versionstamp, "user_version")
 
 
-def fallbacks():
-    """How many calls handed their key to the reference code since the last reset."""
-    return FALLBACKS
 
 
-def reset_fallbacks():
-    global FALLBACKS
-    FALLBACKS = 0
 
 
 cdef inline bint compiled_in_force():
@@ -299,40 +295,37 @@ cdef class Schemaless:
 
     def encode(self, values, schema=None, prefix=b""):
         """``prefix ‖ enc(values)``, as ``fdb.tuple.pack(values, prefix=prefix)``."""
-        global FALLBACKS
         cdef object key
         if schema is None and compiled_in_force():
             if PyBytes_CheckExact(prefix):
                 key = encode_elements(values, prefix, self.java, NULL)
                 if key is not HAND:
                     return key
-            FALLBACKS += 1
+            HANDOVERS[PACKAGE] += 1
         return self.ref_encode(values, schema, prefix)
 
     def decode(self, key, schema=None, prefix=b""):
         """The values of *key* (after *prefix*, which must be there)."""
-        global FALLBACKS
         cdef object values
         if schema is None and compiled_in_force():
             if PyBytes_CheckExact(key) and PyBytes_CheckExact(prefix):
                 values = decode_elements(key, prefix)
                 if values is not HAND:
                     return values
-            FALLBACKS += 1
+            HANDOVERS[PACKAGE] += 1
         return self.ref_decode(key, schema, prefix)
 
 
 def encode_with_versionstamp(values, prefix, bint java):
     """``prefix ‖ key ‖ offset`` (see ``FdbTupleCodec.encode_with_versionstamp``), or None:
     the reference code does it (and refuses what is to be refused)."""
-    global FALLBACKS
     cdef Py_ssize_t stamp = -1
     cdef object key
     if PyBytes_CheckExact(prefix):
         key = encode_elements(values, prefix, java, &stamp)
         if key is not HAND:
             return key
-    FALLBACKS += 1
+    HANDOVERS[PACKAGE] += 1
     return None
 
 
@@ -422,18 +415,16 @@ cdef class BoundTuple:
 
     def encode(self, values, prefix=b""):
         """``prefix ‖ key`` of *values*, one per field."""
-        global FALLBACKS
         cdef object key
         if self._takes(values, prefix, False):
             key = self._encode(values, self.nfields, prefix, -1)
             if key is not HAND:
                 return key
-        FALLBACKS += 1
+        HANDOVERS[PACKAGE] += 1
         return self.reference.encode(values, prefix)
 
     def decode(self, key, prefix=b""):
         """The values of ``prefix ‖ key``, one per field."""
-        global FALLBACKS
         cdef const unsigned char *p
         cdef Py_ssize_t n, i
         cdef Py_ssize_t pos
@@ -455,12 +446,11 @@ cdef class BoundTuple:
                 else:
                     if pos == n:
                         return out
-        FALLBACKS += 1
+        HANDOVERS[PACKAGE] += 1
         return self.reference.decode(key, prefix)
 
     def prefix_range(self, values, prefix=b""):
         """``(prefix+enc+00, prefix+enc+ff)`` for the leading fields *values*."""
-        global FALLBACKS
         cdef object start
         cdef Py_ssize_t n
         if self._takes(values, prefix, True):
@@ -468,5 +458,5 @@ cdef class BoundTuple:
             start = self._encode(values, n, prefix, 0x00)
             if start is not HAND:
                 return start, start[:PyBytes_GET_SIZE(start) - 1] + b"\xff"
-        FALLBACKS += 1
+        HANDOVERS[PACKAGE] += 1
         return self.reference.prefix_range(values, prefix)

@@ -8,9 +8,6 @@ from ...schema import KeySchema
 from .reference import BoundLexKey as _ReferenceBound
 from .reference import FieldLayout
 
-def fallbacks() -> int: ...
-def reset_fallbacks() -> None: ...
-
 class Plan:
     def __init__(self, layout: Sequence[FieldLayout], go_nan: bool,
                  reference_encode: Callable[[Sequence[Any]], bytes],

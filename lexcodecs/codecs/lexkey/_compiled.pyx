@@ -15,7 +15,7 @@ bits, an exact ``datetime`` (its offset from ``utcoffset()``) or ``timedelta``, 
 ``bytes``, ``bytearray``, ``memoryview``. Anything else, any value the reference refuses and
 any key it does not read (including every malformed one) is handed to the reference code for
 the whole key: a writer or reader returns ``0`` (``None`` for readers) without an exception,
-and the caller counts the hand-over (:func:`fallbacks`) and returns the reference's answer,
+and the caller counts the hand-over (``lexcodecs._impl.HANDOVERS``) and returns the reference's answer,
 the same bytes or its typed error. So no message is shaped here and no foreign exception
 (``OverflowError``, ``TypeError`` ...) leaves this module. Decoding is linear: the widths
 from the plan, checked against the key's length once, bound every read.
@@ -93,6 +93,7 @@ from lexcodecs.codecs.lexkey.reference import BoundLexKey as _ReferenceBound
 from lexcodecs.types import END as _END
 from lexcodecs.types import Float32 as _Float32
 from lexcodecs.types import Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64
+from lexcodecs._impl import HANDOVERS
 
 cdef extern from *:
     """
@@ -177,22 +178,16 @@ cdef str NAME_BITS = "bits"
 
 # -- hand-overs -----------------------------------------------------------------------------
 
-cdef Py_ssize_t _fallbacks = 0
+#: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
+cdef str PACKAGE = "lexkey"
 
 
-def fallbacks():
-    """How many keys were handed to the reference code since :func:`reset_fallbacks`."""
-    return _fallbacks
 
 
-def reset_fallbacks():
-    global _fallbacks
-    _fallbacks = 0
 
 
 cdef inline void _count() noexcept:
-    global _fallbacks
-    _fallbacks += 1
+    HANDOVERS[PACKAGE] += 1
 
 # -- values: reading and writing each type ---------------------------------------------
 

@@ -23,7 +23,7 @@ lengths, declared termination). The format is described in ``format.py``; the wr
   in an int field, a tampered object), values to refuse, and keys that are not canonical go to
   the reference code for the whole key (``careful_encode`` / ``careful_decode``), which gives
   the same bytes or raises the typed error. This module never shapes an error; it counts its
-  hand-overs (:func:`fallbacks`).
+  hand-overs (``lexcodecs._impl.HANDOVERS``).
 """
 
 import decimal
@@ -66,6 +66,7 @@ from . import format as _format
 from .format import SHOULD_NOT, TERMINATION_CODES
 from .bound import BoundOrderly, field_kind
 from .reference_decimal import int_to_decimal
+from lexcodecs._impl import HANDOVERS
 
 cdef extern from *:
     """
@@ -195,17 +196,12 @@ if Float32.__mro__ != (Float32, float, object) or type(_F32_BITS).__name__ != "m
     raise ImportError("lexcodecs.types.Float32 is not the float subclass this module builds")
 
 cdef object _HANDOVER = object()        # a reader's "not mine": the reference decides
-cdef Py_ssize_t _fallbacks = 0
+#: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
+cdef str PACKAGE = "orderly"
 
 
-def fallbacks():
-    """How many keys were handed to the reference code since the last reset."""
-    return _fallbacks
 
 
-def reset_fallbacks():
-    global _fallbacks
-    _fallbacks = 0
 
 
 cdef inline object make_float32(unsigned int bits):
@@ -278,7 +274,6 @@ cdef class Plan:
 
     def encode(self, values):
         """The key of *values*; the reference code writes what this does not take."""
-        global _fallbacks
         cdef Py_ssize_t n = self.n, i, start
         cdef unsigned char small[SMALL]
         cdef unsigned char *ts = small
@@ -292,10 +287,10 @@ cdef class Plan:
         elif type(values) is tuple:
             row = <tuple> values
         else:
-            _fallbacks += 1
+            HANDOVERS[PACKAGE] += 1
             return self.careful_encode(values)
         if len(row) != n:
-            _fallbacks += 1
+            HANDOVERS[PACKAGE] += 1
             return self.careful_encode(values)
         if n > SMALL:
             ts = <unsigned char *> PyMem_Malloc(n)
@@ -326,16 +321,15 @@ cdef class Plan:
             buf_free(&buf)
             if ts != small:
                 PyMem_Free(ts)
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.careful_encode(values)
 
     def decode(self, key):
         """The values of *key*; the reference code reads what this does not take."""
-        global _fallbacks
         cdef Py_ssize_t n, pos = 0, i
         cdef const unsigned char *k
         if not PyBytes_CheckExact(key):
-            _fallbacks += 1
+            HANDOVERS[PACKAGE] += 1
             return self.careful_decode(key)
         k = <const unsigned char *> PyBytes_AS_STRING(key)
         n = PyBytes_GET_SIZE(key)
@@ -349,7 +343,7 @@ cdef class Plan:
         else:
             if pos == n:
                 return out
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.careful_decode(key)
 
 

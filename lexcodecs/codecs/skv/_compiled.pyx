@@ -13,7 +13,7 @@ before any internals are read (a :class:`~lexcodecs.types.Float32` is read throu
 value, never its ``bits`` slot); anything this module does not take as its own -- a subclass,
 a bool in an int field, a NaN, an inexact float32, an out-of-range int, a malformed key --
 hands the *whole* key to the reference ``careful_*`` method, which gives the same answer or
-raises the typed error. This module never words an error. :func:`fallbacks` counts the
+raises the typed error. This module never words an error. ``lexcodecs._impl.HANDOVERS`` counts the
 hand-overs, so the tests can assert that valid values never take one.
 """
 
@@ -56,6 +56,7 @@ from lexcodecs.types import Float32
 
 from . import format as _format
 from .codec import BoundSkv
+from lexcodecs._impl import HANDOVERS
 
 cdef extern from "Python.h":
     ctypedef struct PyFloatObject:
@@ -93,17 +94,12 @@ ctypedef struct FieldSpec:
 
 cdef type Float32_t = Float32
 cdef object HANDOVER = object()   # what a reader answers for bytes it does not take
-cdef Py_ssize_t _fallbacks = 0
+#: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
+cdef str PACKAGE = "skv"
 
 
-def fallbacks():
-    """How many keys this module has handed to the reference code since the last reset."""
-    return _fallbacks
 
 
-def reset_fallbacks():
-    global _fallbacks
-    _fallbacks = 0
 
 
 def type_bytes():
@@ -395,25 +391,23 @@ cdef class Engine:
             buf_free(&b)
 
     def encode(self, values):
-        global _fallbacks
         cdef object key
         if (PyTuple_CheckExact(values) or PyList_CheckExact(values)) and \
                 len(values) == self.count:
             key = self._encode(values, 0, self.count)
             if key is not None:
                 return key
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.careful_encode(values)
 
     def encode_span(self, values, Py_ssize_t start, Py_ssize_t stop):
-        global _fallbacks
         cdef object key
         if (PyTuple_CheckExact(values) or PyList_CheckExact(values)) and \
                 0 <= start <= stop <= len(values) and stop <= self.count:
             key = self._encode(values, start, stop)
             if key is not None:
                 return key
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.careful_encode_span(values, start, stop)
 
     cdef object _decode(self, bytes key, Py_ssize_t pos, list ends):
@@ -435,24 +429,22 @@ cdef class Engine:
         return out
 
     def decode(self, key):
-        global _fallbacks
         cdef object out
         if PyBytes_CheckExact(key):
             out = self._decode(key, 0, None)
             if out is not None:
                 return out
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.careful_decode(key)
 
     def decode_from(self, data, Py_ssize_t pos):
-        global _fallbacks
         cdef object out
         cdef list ends = []
         if PyBytes_CheckExact(data) and 0 <= pos <= len(data):
             out = self._decode(data, pos, ends)
             if out is not None:
                 return out, tuple(ends)
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.careful_decode_from(data, pos)
 
 
@@ -492,7 +484,6 @@ _fill_any()
 def decode_schemaless(key, careful):
     """Every field of *key* from its type bytes (STRING as bytes, NULL as None); anything
     not well formed goes to *careful*, the reference decode."""
-    global _fallbacks
     cdef const unsigned char *p
     cdef Py_ssize_t n, pos = 0
     cdef unsigned char c
@@ -520,5 +511,5 @@ def decode_schemaless(key, careful):
             out.append(value)
         else:
             return tuple(out)
-    _fallbacks += 1
+    HANDOVERS[PACKAGE] += 1
     return careful(key)

@@ -7,12 +7,10 @@ from ...codec import FieldPlan
 from ...schema import KeySchema
 from .codec import BoundSqlite4, FieldCode, Sqlite4Codec
 
-__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless", "fallbacks", "reset_fallbacks"]
+__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless"]
 
 KINDS: dict[str, int]
 
-def fallbacks() -> int: ...
-def reset_fallbacks() -> None: ...
 
 class Plan:
     def __init__(self, codes: Sequence[FieldCode], prefix: bytes,

@@ -14,7 +14,7 @@ are read after an exact type check; anything else -- a subclass, bool, a refused
 in text, out of range, a NaN payload, an int of more than 10,000 digits), a malformed or
 unusual key -- makes the writer or reader return ``HAND_OVER`` / ``0`` and the *whole* key
 goes to the reference methods, which give the same bytes or raise the typed error. This
-module never shapes an error and lets none of its own escape. :func:`fallbacks` counts the
+module never shapes an error and lets none of its own escape. ``lexcodecs._impl.HANDOVERS`` counts the
 hand-overs.
 
 Numbers are exact, as in the reference: an int through its digits (C arithmetic up to 64
@@ -67,6 +67,7 @@ from lexcodecs._engine cimport (
 )
 
 from .codec import BoundSqlite4
+from lexcodecs._impl import HANDOVERS
 
 cdef extern from "Python.h":
     char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
@@ -79,7 +80,7 @@ cdef extern from "Python.h":
     object PyLong_FromDouble(double v)
     object PyObject_Str(object v)
 
-__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless", "fallbacks", "reset_fallbacks"]
+__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless"]
 
 # -- the format (format.py) -----------------------------------------------------------------
 
@@ -137,17 +138,12 @@ cdef object TEN = 10
 
 #: what a reader returns to hand the key over (``None`` is a value: NULL)
 cdef object HAND_OVER = object()
-cdef Py_ssize_t _fallbacks = 0
+#: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
+cdef str PACKAGE = "sqlite4"
 
 
-def fallbacks():
-    """How many keys the compiled code handed to the reference since the last reset."""
-    return _fallbacks
 
 
-def reset_fallbacks():
-    global _fallbacks
-    _fallbacks = 0
 
 
 ctypedef struct FieldC:
@@ -194,7 +190,6 @@ cdef class Plan:
 
     def encode(self, values):
         """The key of *values* (a tuple or list, one value per field)."""
-        global _fallbacks
         cdef object key, items = values
         if type(values) is list:
             items = PyList_AsTuple(values)
@@ -202,12 +197,11 @@ cdef class Plan:
             key = encode_key(self.fields, self.count, self.prefix, items, 0)
             if key is not None:
                 return key
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.hand_encode(values)
 
     def decode(self, key):
         """The values of *key* (bytes), one per field."""
-        global _fallbacks
         cdef const unsigned char *p
         cdef Py_ssize_t n, pos, i
         cdef object out, v
@@ -228,7 +222,7 @@ cdef class Plan:
                 else:
                     if pos == n:
                         return out
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.hand_decode(key)
 
 
@@ -249,7 +243,6 @@ cdef class Schemaless:
 
     def encode(self, values):
         """The key of *values* (a non-empty tuple or list), each typed by its value."""
-        global _fallbacks
         cdef object key, items = values
         if type(values) is list:
             items = PyList_AsTuple(values)
@@ -257,12 +250,11 @@ cdef class Schemaless:
             key = encode_key(&self.any_, 1, self.prefix, items, 1)
             if key is not None:
                 return key
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.hand_encode(values)
 
     def decode(self, key):
         """The values of *key*, each typed by its header."""
-        global _fallbacks
         cdef const unsigned char *p
         cdef Py_ssize_t n, pos
         cdef unsigned char b
@@ -287,7 +279,7 @@ cdef class Schemaless:
                     PyList_Append(out, v)
                 else:
                     return PyList_AsTuple(out)
-        _fallbacks += 1
+        HANDOVERS[PACKAGE] += 1
         return self.hand_decode(key)
 
 
