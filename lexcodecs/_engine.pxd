@@ -25,7 +25,9 @@ to be built or loaded: each codec module carries its own copy of these few lines
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_Clear, PyErr_NoMemory
+from cpython.list cimport PyList_AsTuple, PyList_CheckExact
 from cpython.long cimport PyLong_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.string cimport memcpy
 
@@ -151,6 +153,16 @@ cdef inline unsigned long long get_be(const unsigned char *p, int width,
     return x
 
 # -- values ---------------------------------------------------------------------------------
+
+cdef inline tuple values_of(object values):
+    """The values of a key as a tuple, when they come as an exact ``tuple`` or ``list``;
+    ``None`` for anything else (a subclass, another sequence: hand the key over)."""
+    if PyTuple_CheckExact(values):
+        return <tuple> values
+    if PyList_CheckExact(values):
+        return PyList_AsTuple(values)
+    return None
+
 
 cdef inline int utf8_of(object s, const unsigned char **out, Py_ssize_t *n) noexcept:
     """The UTF-8 of an exact ``str`` (cached inside the object): 1, or 0 when it has none

@@ -36,13 +36,7 @@ from toys import NegativesFirstBroken, ToyCodec
 import lexcodecs.migrate as migrate_module
 import lexcodecs.migrate.lmdb_store as lmdb_store
 from lexcodecs import KeySchema, get_codec
-from lexcodecs.errors import (
-    DecodeError,
-    EncodeError,
-    LexCodecError,
-    NotDecodableError,
-    SchemaError,
-)
+from lexcodecs.errors import DecodeError, EncodeError, LexCodecError, NotDecodableError, SchemaError
 from lexcodecs.migrate import (
     NEW_SUFFIX,
     OLD_SUFFIX,

@@ -23,12 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lexcodecs import (
-    DecodeError,
-    EncodeError,
-    SchemaError,
-    UnsupportedTypeError,
-)
+from lexcodecs import DecodeError, EncodeError, SchemaError, UnsupportedTypeError
 from lexcodecs.codecs import orderly
 from lexcodecs.codecs.orderly import TERMINATIONS, BoundOrderly, OrderlyCodec, reference
 from lexcodecs.errors import OptionError

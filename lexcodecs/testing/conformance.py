@@ -30,15 +30,7 @@ from ..codec import Codec
 from ..errors import NotDecodableError
 from ..schema import KeySchema
 from . import checks
-from .strategies import (
-    Overrides,
-    batches,
-    junk_keys,
-    keys,
-    neighbour_pairs,
-    prefixes,
-    values_for,
-)
+from .strategies import Overrides, batches, junk_keys, keys, neighbour_pairs, prefixes, values_for
 
 __all__ = [
     "PROPERTIES",

@@ -15,14 +15,7 @@ The package, one job per module:
 
 from __future__ import annotations
 
-from .codec import (
-    BoundTuple,
-    FdbTupleCodec,
-    decode,
-    encode,
-    encode_with_versionstamp,
-    prefix_range,
-)
+from .codec import BoundTuple, FdbTupleCodec, decode, encode, encode_with_versionstamp, prefix_range
 
 __all__ = ["BoundTuple", "FdbTupleCodec", "decode", "encode", "encode_with_versionstamp",
            "prefix_range"]

@@ -26,20 +26,14 @@ import types as _types
 import uuid as _uuid
 
 from cpython.bytes cimport (
-    PyBytes_AS_STRING,
-    PyBytes_CheckExact,
-    PyBytes_FromStringAndSize,
-    PyBytes_GET_SIZE,
+    PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize, PyBytes_GET_SIZE,
 )
 from cpython.dict cimport PyDict_GetItem
 from cpython.exc cimport PyErr_Clear
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_FromDouble
 from cpython.list cimport PyList_AsTuple, PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport (
-    PyLong_CheckExact,
-    PyLong_FromDouble,
-    PyLong_FromLongLong,
-    PyLong_FromUnsignedLongLong,
+    PyLong_CheckExact, PyLong_FromDouble, PyLong_FromLongLong, PyLong_FromUnsignedLongLong,
 )
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport Py_TYPE, PyObject, PyTypeObject
@@ -49,21 +43,8 @@ from libc.math cimport isinf
 from libc.string cimport memchr, memcmp, memcpy
 
 from lexcodecs._engine cimport (
-    Buf,
-    bits_double,
-    buf_bytes,
-    buf_free,
-    buf_grow,
-    buf_init,
-    buf_put,
-    buf_put_be,
-    buf_put_escaped,
-    buf_put_n,
-    double_bits,
-    get_be,
-    order_bits,
-    uint64_of,
-    unorder_bits,
+    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_put, buf_put_be,
+    buf_put_escaped, buf_put_n, double_bits, get_be, order_bits, uint64_of, unorder_bits,
     utf8_of,
 )
 

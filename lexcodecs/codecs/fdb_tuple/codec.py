@@ -23,15 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, cast
 
 from ... import _impl
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-)
+from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
 from ...errors import DecodeError, UnsupportedTypeError
 from ...inspection import Inspection
 from ...schema import Field, KeySchema

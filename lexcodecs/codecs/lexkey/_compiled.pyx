@@ -22,45 +22,22 @@ from the plan, checked against the key's length once, bound every read.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.bytearray cimport (
-    PyByteArray_AS_STRING,
-    PyByteArray_CheckExact,
-    PyByteArray_GET_SIZE,
-)
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
 from cpython.bytes cimport (
-    PyBytes_AS_STRING,
-    PyBytes_CheckExact,
-    PyBytes_FromStringAndSize,
-    PyBytes_GET_SIZE,
+    PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize, PyBytes_GET_SIZE,
 )
 from cpython.datetime cimport (
-    PyDateTime_CheckExact,
-    PyDateTime_DATE_GET_HOUR,
-    PyDateTime_DATE_GET_MICROSECOND,
-    PyDateTime_DATE_GET_MINUTE,
-    PyDateTime_DATE_GET_SECOND,
-    PyDateTime_DELTA_GET_DAYS,
-    PyDateTime_DELTA_GET_MICROSECONDS,
-    PyDateTime_DELTA_GET_SECONDS,
-    PyDateTime_GET_DAY,
-    PyDateTime_GET_MONTH,
-    PyDateTime_GET_YEAR,
-    PyDelta_CheckExact,
-    datetime_new,
-    datetime_tzinfo,
-    import_datetime,
-    timedelta_new,
+    PyDateTime_CheckExact, PyDateTime_DATE_GET_HOUR, PyDateTime_DATE_GET_MICROSECOND,
+    PyDateTime_DATE_GET_MINUTE, PyDateTime_DATE_GET_SECOND, PyDateTime_DELTA_GET_DAYS,
+    PyDateTime_DELTA_GET_MICROSECONDS, PyDateTime_DELTA_GET_SECONDS, PyDateTime_GET_DAY,
+    PyDateTime_GET_MONTH, PyDateTime_GET_YEAR, PyDelta_CheckExact, datetime_new,
+    datetime_tzinfo, import_datetime, timedelta_new,
 )
 from cpython.exc cimport PyErr_Clear
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact, PyFloat_FromDouble
-from cpython.list cimport PyList_AsTuple
 from cpython.long cimport (
-    PyLong_AsLongLongAndOverflow,
-    PyLong_AsUnsignedLongLong,
-    PyLong_AsUnsignedLongLongMask,
-    PyLong_CheckExact,
-    PyLong_FromLongLong,
-    PyLong_FromUnsignedLongLong,
+    PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLong, PyLong_AsUnsignedLongLongMask,
+    PyLong_CheckExact, PyLong_FromLongLong, PyLong_FromUnsignedLongLong,
 )
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject_GenericSetAttr
@@ -71,17 +48,8 @@ from libc.math cimport INFINITY
 from libc.string cimport memcpy
 
 from lexcodecs._engine cimport (
-    Buf,
-    bits_double,
-    buf_bytes,
-    buf_free,
-    buf_init,
-    buf_put,
-    buf_put_be,
-    buf_put_n,
-    double_bits,
-    get_be,
-    utf8_of,
+    Buf, bits_double, buf_bytes, buf_free, buf_init, buf_put, buf_put_be, buf_put_n,
+    double_bits, get_be, utf8_of, values_of,
 )
 
 import datetime as _dt
@@ -320,12 +288,7 @@ cdef class Plan:
     def encode(self, values):
         """The key of *values* (one per field)."""
         cdef tuple seq
-        if type(values) is tuple:
-            seq = <tuple>values
-        elif type(values) is list:
-            seq = PyList_AsTuple(values)
-        else:
-            seq = None
+        seq = values_of(values)
         if seq is not None and len(seq) == self.n:
             key = self.join(seq, self.n)
             if key is not None:
@@ -336,12 +299,7 @@ cdef class Plan:
     def encode_prefix(self, values):
         """The parts of a prefix of the fields (1..n values, checked by the caller)."""
         cdef tuple seq
-        if type(values) is tuple:
-            seq = <tuple>values
-        elif type(values) is list:
-            seq = PyList_AsTuple(values)
-        else:
-            seq = None
+        seq = values_of(values)
         if seq is not None and 0 < len(seq) <= self.n:
             key = self.join(seq, len(seq))
             if key is not None:
@@ -458,12 +416,7 @@ cdef class SchemalessEncoder:
         cdef Py_ssize_t i, n
         cdef Buf b
         cdef int r = 0
-        if type(values) is tuple:
-            seq = <tuple>values
-        elif type(values) is list:
-            seq = PyList_AsTuple(values)
-        else:
-            seq = None
+        seq = values_of(values)
         if seq is not None and len(seq) > 0:
             n = len(seq)
             buf_init(&b)

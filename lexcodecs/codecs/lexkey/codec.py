@@ -21,15 +21,7 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from ... import _impl
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-)
+from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
 from ...inspection import Inspection
 from ...schema import Field, KeySchema
 from . import explain

@@ -32,7 +32,6 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, Py
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.exc cimport PyErr_Clear
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact, PyFloat_FromDouble
-from cpython.list cimport PyList_AsTuple, PyList_CheckExact
 from cpython.long cimport PyLong_CheckExact, PyLong_FromLongLong, PyLong_FromUnsignedLongLong
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject, PyObject_Str, PyTypeObject
@@ -42,23 +41,9 @@ from cpython.unicode cimport PyUnicode_CheckExact, PyUnicode_DecodeUTF8, PyUnico
 from libc.string cimport memchr, memcmp, memcpy
 
 from lexcodecs._engine cimport (
-    Buf,
-    bits_double,
-    buf_bytes,
-    buf_free,
-    buf_grow,
-    buf_init,
-    buf_invert,
-    buf_put,
-    buf_put_be,
-    buf_put_n,
-    double_bits,
-    get_be,
-    int64_of,
-    order_bits,
-    uint64_of,
-    unorder_bits,
-    utf8_of,
+    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put, buf_put_be,
+    buf_put_n, double_bits, get_be, int64_of, order_bits, uint64_of, unorder_bits, utf8_of,
+    values_of,
 )
 
 from ...types import Float32
@@ -281,12 +266,8 @@ cdef class Plan:
         cdef int term
         cdef const Spec *f
         cdef Buf buf
-        cdef tuple row
-        if PyList_CheckExact(values):
-            row = PyList_AsTuple(values)
-        elif type(values) is tuple:
-            row = <tuple> values
-        else:
+        cdef tuple row = values_of(values)
+        if row is None:
             HANDOVERS[PACKAGE] += 1
             return self.careful_encode(values)
         if len(row) != n:

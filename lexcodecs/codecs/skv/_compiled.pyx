@@ -33,23 +33,9 @@ from libc.math cimport fabs, isinf
 from libc.string cimport memchr, memcpy
 
 from lexcodecs._engine cimport (
-    Buf,
-    bits_double,
-    buf_bytes,
-    buf_free,
-    buf_init,
-    buf_invert,
-    buf_put,
-    buf_put_be,
-    buf_put_escaped,
-    buf_put_n,
-    double_bits,
-    get_be,
-    int64_of,
-    order_bits,
-    uint64_of,
-    unorder_bits,
-    utf8_of,
+    Buf, bits_double, buf_bytes, buf_free, buf_init, buf_invert, buf_put, buf_put_be,
+    buf_put_escaped, buf_put_n, double_bits, get_be, int64_of, order_bits, uint64_of,
+    unorder_bits, utf8_of,
 )
 
 from lexcodecs.types import Float32

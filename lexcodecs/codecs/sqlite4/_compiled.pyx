@@ -34,10 +34,7 @@ import math
 
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
 from cpython.bytes cimport (
-    PyBytes_AS_STRING,
-    PyBytes_CheckExact,
-    PyBytes_FromStringAndSize,
-    PyBytes_GET_SIZE,
+    PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize, PyBytes_GET_SIZE,
 )
 from cpython.exc cimport PyErr_Clear
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact
@@ -52,18 +49,8 @@ from libc.math cimport isinf
 from libc.string cimport memchr, memcmp
 
 from lexcodecs._engine cimport (
-    Buf,
-    buf_bytes,
-    buf_free,
-    buf_grow,
-    buf_init,
-    buf_invert,
-    buf_put,
-    buf_put_n,
-    PyLong_AsLongLongAndOverflow,
-    int64_of,
-    uint64_of,
-    utf8_of,
+    Buf, PyLong_AsLongLongAndOverflow, buf_bytes, buf_free, buf_grow, buf_init, buf_invert,
+    buf_put, buf_put_n, int64_of, uint64_of, utf8_of, values_of,
 )
 
 from .codec import BoundSqlite4
@@ -190,10 +177,9 @@ cdef class Plan:
 
     def encode(self, values):
         """The key of *values* (a tuple or list, one value per field)."""
-        cdef object key, items = values
-        if type(values) is list:
-            items = PyList_AsTuple(values)
-        if type(items) is tuple and PyTuple_GET_SIZE(items) == self.count:
+        cdef object key
+        cdef tuple items = values_of(values)
+        if items is not None and PyTuple_GET_SIZE(items) == self.count:
             key = encode_key(self.fields, self.count, self.prefix, items, 0)
             if key is not None:
                 return key
@@ -243,10 +229,9 @@ cdef class Schemaless:
 
     def encode(self, values):
         """The key of *values* (a non-empty tuple or list), each typed by its value."""
-        cdef object key, items = values
-        if type(values) is list:
-            items = PyList_AsTuple(values)
-        if type(items) is tuple and PyTuple_GET_SIZE(items):
+        cdef object key
+        cdef tuple items = values_of(values)
+        if items is not None and PyTuple_GET_SIZE(items):
             key = encode_key(&self.any_, 1, self.prefix, items, 1)
             if key is not None:
                 return key

@@ -35,21 +35,9 @@ from ...schema import Field, KeySchema
 from ...types import INT_TYPES
 from . import explain
 from .anomalies import ANOMALIES
-from .format import (
-    EMPTY_PREFIX_STOP,
-    FIELD_KINDS,
-    INT_RANGES,
-    KIND_FINAL,
-    NAME,
-    VARINT_MAX,
-)
+from .format import EMPTY_PREFIX_STOP, FIELD_KINDS, INT_RANGES, KIND_FINAL, NAME, VARINT_MAX
 from .reference_decode import Sink, field_reader, read_any, read_varint
-from .reference_encode import (
-    SCHEMALESS_WRITERS,
-    encode_varint,
-    field_writer,
-    schemaless_writer_for,
-)
+from .reference_encode import SCHEMALESS_WRITERS, encode_varint, field_writer, schemaless_writer_for
 
 __all__ = ["CAPABILITIES", "BoundSqlite4", "FieldCode", "Sqlite4Codec", "field_code"]
 
