@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -52,6 +52,7 @@ __all__ = [
 ]
 
 SchemaLike = KeySchema | str
+B = TypeVar("B", bound="BoundKey")
 Decoding = Literal["self-describing", "schema", "none"]
 NullSupport = Literal["first", "last", "both", "fixed", "none"]
 NanPolicy = Literal["refuse", "total", "lowest", "highest"]
@@ -520,6 +521,14 @@ class BaseCodec:
             self._remember(parsed, bound)
             if isinstance(schema, str):
                 self._remember(schema, bound)
+        return bound
+
+    def bind_as(self, schema: SchemaLike, cls: type[B]) -> B:
+        """:meth:`bind`, for a codec whose bound objects are all *cls* (its own ``bind`` can
+        then say so to the type checker in one line)."""
+        bound = BaseCodec.bind(self, schema)
+        if not isinstance(bound, cls):
+            raise TypeError(f"{self.name} bound {type(bound).__name__}, not {cls.__name__}")
         return bound
 
     def _remember(self, key: KeySchema | str, bound: BoundKey) -> None:

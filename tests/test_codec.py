@@ -688,3 +688,14 @@ def test_protocol_isinstance() -> None:
     assert not isinstance(object(), Codec)
     assert isinstance(ToyCodec().bind(TOY_SCHEMA), BoundCodec)
     assert not isinstance(ToyCodec(), BoundCodec)  # no .schema
+
+
+def test_bind_as_checks_the_bound_class() -> None:
+    class NarrowBound(BoundKey):
+        pass
+
+    codec = ToyCodec()
+    bound = codec.bind_as("a:int64", BoundKey)
+    assert bound is codec.bind("a:int64")
+    with pytest.raises(TypeError, match="not NarrowBound"):
+        codec.bind_as("a:int64", NarrowBound)

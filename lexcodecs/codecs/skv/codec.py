@@ -289,9 +289,7 @@ class SkvCodec(BaseCodec):
     # -- helpers (spec §7, §8) -----------------------------------------------------------
 
     def bind(self, schema: SchemaLike) -> BoundSkv:
-        bound = super().bind(schema)
-        assert isinstance(bound, BoundSkv)
-        return bound
+        return self.bind_as(schema, BoundSkv)
 
     def partition_key(self, values: Sequence[Any], schema: SchemaLike) -> bytes:
         """The encoding of the partition-key fields; *values* holds every key field."""

@@ -127,9 +127,7 @@ class Sqlite4Codec(BaseCodec):
         return BoundSqlite4(self, schema, plans)
 
     def bind(self, schema: SchemaLike) -> BoundSqlite4:
-        bound = super().bind(schema)
-        assert isinstance(bound, BoundSqlite4)
-        return bound
+        return self.bind_as(schema, BoundSqlite4)
 
     # -- encode and decode ----------------------------------------------------------------
 
