@@ -23,16 +23,28 @@ from __future__ import annotations
 import collections
 import ctypes
 import decimal
-import enum
-import struct
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import fdb.tuple as ft
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oddities import (
+    Colour,
+    Liar,
+    MyBytes,
+    MyFloat,
+    MyInt,
+    MyStr,
+    both,
+    pick,
+    released_view,
+    tampered_float32,
+    tampered_uuid,
+    unset_float32,
+    unset_uuid,
+)
 from test_fdb_tuple import (
     BOUNDARY_INTS,
     floats32,
@@ -60,29 +72,8 @@ needs_compiled = pytest.mark.skipif(_compiled is None,
 
 CODECS = [FdbTupleCodec(), FdbTupleCodec(max_u64_form="java")]
 CODEC = CODECS[0]
-_D = struct.Struct(">d")
 
 # -- odd values -------------------------------------------------------------------------------
-
-
-class IntSub(int):
-    def __index__(self) -> int:
-        return 99  # never read: a subclass is written from its own data
-
-
-class StrSub(str):
-    def encode(self, *args: Any, **kwargs: Any) -> bytes:  # type: ignore[override]
-        return b"never read"
-
-
-class BytesSub(bytes):
-    def __bytes__(self) -> bytes:
-        return b"never read"
-
-
-class FloatSub(float):
-    def __float__(self) -> float:
-        return 12345.0
 
 
 class TupleSub(tuple):  # type: ignore[type-arg]
@@ -94,40 +85,7 @@ class ListSub(list):  # type: ignore[type-arg]
     pass
 
 
-class Colour(enum.IntEnum):
-    RED = 1
-    BIG = 2**70
-
-
-class Liar:
-    """An object that claims to be an int (isinstance believes ``__class__``)."""
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return int
-
-
 Point = collections.namedtuple("Point", "x y")
-
-
-def tampered_float32(bits: Any, value: float = 1.5) -> Float32:
-    f = Float32(value)
-    object.__setattr__(f, "bits", bits)
-    return f
-
-
-def unset_float32() -> Float32:
-    return float.__new__(Float32, 0.1)  # never given bits
-
-
-def tampered_uuid(value: Any) -> uuid.UUID:
-    u = uuid.UUID(int=5)
-    object.__setattr__(u, "int", value)
-    return u
-
-
-def unset_uuid() -> uuid.UUID:
-    return object.__new__(uuid.UUID)
 
 
 def tampered_stamp(tr: Any = b"\x01" * 10, user: Any = 0) -> Versionstamp:
@@ -137,15 +95,9 @@ def tampered_stamp(tr: Any = b"\x01" * 10, user: Any = 0) -> Versionstamp:
     return s
 
 
-def released_view() -> memoryview:
-    view = memoryview(b"abc")
-    view.release()
-    return view
-
-
 ODD = [
-    IntSub(-7), StrSub("a\x00b"), BytesSub(b"\x00x"), FloatSub(2.5), FloatSub("nan"),
-    TupleSub((1, 2)), ListSub([1, None]), Colour.RED, Colour.BIG, Point(1, "y"),
+    MyInt(-7), MyStr("a\x00b"), MyBytes(b"\x00x"), MyFloat(2.5), MyFloat("nan"),
+    TupleSub((1, 2)), ListSub([1, None]), Colour.RED, Colour.HUGE, Point(1, "y"),
     bytearray(b"a\x00"), memoryview(b"\x00b"), released_view(),
     Liar(), object(), {"a": 1}, {1}, decimal.Decimal("1.5"), 1 + 2j, Float32, ...,
     ft.SingleFloat(1.5), ft.Versionstamp(b"\x03" * 10, 4), ft.Versionstamp.incomplete(2),
@@ -162,8 +114,7 @@ ODD = [
     float("inf"), float("-nan"), True, False, (), [],
 ]
 
-# by index: hypothesis hashes what it samples, and a released memoryview refuses to be hashed
-odd = st.integers(0, len(ODD) - 1).map(ODD.__getitem__)
+odd = pick(ODD)
 scalars = st.one_of(
     st.none(), st.binary(max_size=8), texts, ints, st.booleans(), floats64, floats32,
     st.uuids(), stamps, odd)
@@ -187,51 +138,6 @@ odd_values = st.one_of(
 prefixes = st.one_of(st.just(b""), st.binary(min_size=1, max_size=3),
                      st.sampled_from([bytearray(b"p"), memoryview(b"\x00"), "p", None, 0]))
 
-# -- running both -----------------------------------------------------------------------------
-
-_UNSET = object()
-
-
-def exact(a: Any, b: Any) -> bool:
-    """The same value, down to types, bits and the fields of UUIDs and versionstamps."""
-    if type(a) is not type(b):
-        return False
-    if type(a) in (tuple, list):
-        return len(a) == len(b) and all(map(exact, a, b))
-    if type(a) is Float32:
-        return (type(getattr(a, "bits", None)) is int and type(getattr(b, "bits", None)) is int
-                and a.bits == b.bits and _D.pack(a) == _D.pack(b))
-    if type(a) is float:
-        return _D.pack(a) == _D.pack(b)
-    if type(a) is uuid.UUID:
-        return type(a.int) is type(b.int) is int and a.int == b.int and a.is_safe == b.is_safe
-    if type(a) is Versionstamp:
-        return exact((a.tr_version, a.user_version), (b.tr_version, b.user_version))
-    return bool(a == b)
-
-
-def outcome(call: Callable[[], Any]) -> tuple[str, Any]:
-    """``("ok", result)`` or ``("error", (class, message))``; any other exception escapes
-    and fails the test."""
-    try:
-        return "ok", call()
-    except LexCodecError as exc:
-        return "error", (type(exc), str(exc))
-
-
-def agree(call: Callable[[], Any]) -> tuple[str, Any]:
-    """Run *call* under both implementations; they must give the same outcome."""
-    with _impl.use("compiled"):
-        compiled = outcome(call)
-    with _impl.use("reference"):
-        reference = outcome(call)
-    assert compiled[0] == reference[0], (compiled, reference)
-    if compiled[0] == "ok":
-        assert exact(compiled[1], reference[1]), (compiled[1], reference[1])
-    else:
-        assert compiled[1] == reference[1]
-    return reference
-
 # -- schemaless -------------------------------------------------------------------------------
 
 
@@ -239,11 +145,11 @@ def agree(call: Callable[[], Any]) -> tuple[str, Any]:
 def test_schemaless_encode(batch: list[Any], prefix: Any) -> None:
     for values in batch:
         for codec in CODECS:
-            agree(lambda c=codec, v=values: c.encode(v))
-            agree(lambda c=codec, v=values: c.encode(v, prefix=prefix))
-            agree(lambda c=codec, v=values: c.prefix_range(v, prefix=prefix))
-        agree(lambda v=values: fdb_tuple.encode(v, prefix=prefix))
-        agree(lambda v=values: fdb_tuple.prefix_range(v))
+            both(lambda c=codec, v=values: c.encode(v))
+            both(lambda c=codec, v=values: c.encode(v, prefix=prefix))
+            both(lambda c=codec, v=values: c.prefix_range(v, prefix=prefix))
+        both(lambda v=values: fdb_tuple.encode(v, prefix=prefix))
+        both(lambda v=values: fdb_tuple.prefix_range(v))
 
 
 @given(st.lists(odd_values, min_size=1, max_size=4), st.sampled_from([b"", b"p\x00"]),
@@ -257,8 +163,8 @@ def test_encode_with_versionstamp(batch: list[Any], prefix: bytes, data: st.Data
             nest = data.draw(st.sampled_from([lambda s: s, lambda s: (s,), lambda s: [1, s]]))
             values = (*values[:where], nest(stamp), *values[where:])
         for codec in CODECS:
-            agree(lambda c=codec, v=values: c.encode_with_versionstamp(v, prefix=prefix))
-        agree(lambda v=values: fdb_tuple.encode_with_versionstamp(v))
+            both(lambda c=codec, v=values: c.encode_with_versionstamp(v, prefix=prefix))
+        both(lambda v=values: fdb_tuple.encode_with_versionstamp(v))
 
 
 def _keys() -> st.SearchStrategy[bytes]:
@@ -278,15 +184,15 @@ SCHEMAS = [KeySchema.parse(t) for t in (
 def test_decode(batch: list[bytes], cut: int) -> None:
     for key in batch:
         for codec in CODECS:
-            agree(lambda c=codec, k=key: c.decode(k))
-            agree(lambda c=codec, k=key: c.decode(k, prefix=k[:cut]))
-        agree(lambda k=key: CODEC.decode(b"\xfe" + k, prefix=b"\xfe"))
-        agree(lambda k=key: CODEC.decode(k, prefix=b"\xfe"))
-        agree(lambda k=key: CODEC.decode(bytearray(k)))
-        agree(lambda k=key: fdb_tuple.decode(k))
+            both(lambda c=codec, k=key: c.decode(k))
+            both(lambda c=codec, k=key: c.decode(k, prefix=k[:cut]))
+        both(lambda k=key: CODEC.decode(b"\xfe" + k, prefix=b"\xfe"))
+        both(lambda k=key: CODEC.decode(k, prefix=b"\xfe"))
+        both(lambda k=key: CODEC.decode(bytearray(k)))
+        both(lambda k=key: fdb_tuple.decode(k))
         for schema in SCHEMAS:
-            agree(lambda k=key, s=schema: CODEC.decode(k, s))
-            agree(lambda k=key, s=schema: CODEC.decode(b"pp" + k, s, prefix=b"pp"))
+            both(lambda k=key, s=schema: CODEC.decode(k, s))
+            both(lambda k=key, s=schema: CODEC.decode(b"pp" + k, s, prefix=b"pp"))
 
 
 @pytest.mark.parametrize("key", [
@@ -304,9 +210,9 @@ def test_decode_edge_keys(key: bytes) -> None:
     """Nesting past the compiled depth, non-minimal and long-form integers, escapes, bad
     UTF-8, incomplete stamps, NaN payloads, truncation."""
     for codec in CODECS:
-        agree(lambda c=codec: c.decode(key))
+        both(lambda c=codec: c.decode(key))
     for schema in SCHEMAS:
-        agree(lambda s=schema: CODEC.decode(key, s))
+        both(lambda s=schema: CODEC.decode(key, s))
 
 # -- bound schemas ----------------------------------------------------------------------------
 
@@ -347,16 +253,17 @@ def test_bound(schema: KeySchema, data: st.DataObject) -> None:
         prefix = data.draw(prefixes)
         cut = data.draw(st.integers(0, len(schema)))
         for codec in CODECS:
-            kind, key = agree(lambda c=codec, v=values: c.encode(v, schema))
-            agree(lambda c=codec, v=values, p=prefix: c.encode(v, schema, prefix=p))
-            agree(lambda c=codec, v=values, p=prefix: c.bind(schema).encode(v, p))
+            got = both(lambda c=codec, v=values: c.encode(v, schema))
+            both(lambda c=codec, v=values, p=prefix: c.encode(v, schema, prefix=p))
+            both(lambda c=codec, v=values, p=prefix: c.bind(schema).encode(v, p))
             if isinstance(values, (tuple, list)):
-                agree(lambda c=codec, v=values[:cut], p=prefix: c.prefix_range(v, schema,
+                both(lambda c=codec, v=values[:cut], p=prefix: c.prefix_range(v, schema,
                                                                                 prefix=p))
-            if kind == "ok":
+            if got[0] == "ok":
+                key = got[1]
                 for raw in (key, key[:-1], key + b"\x00", b"\x15" + key[1:]):
-                    agree(lambda c=codec, r=raw: c.decode(r, schema))
-                    agree(lambda c=codec, r=raw: c.bind(schema).decode(b"q" + r, b"q"))
+                    both(lambda c=codec, r=raw: c.decode(r, schema))
+                    both(lambda c=codec, r=raw: c.bind(schema).decode(b"q" + r, b"q"))
 
 # -- the compiled path is in use --------------------------------------------------------------
 
@@ -446,7 +353,7 @@ def test_odd_values_hand_over() -> None:
     field's range."""
     with _impl.use("compiled"):
         _impl.HANDOVERS.clear()
-        assert CODEC.encode((IntSub(1),)) == b"\x15\x01"
+        assert CODEC.encode((MyInt(1),)) == b"\x15\x01"
         for value in (tampered_uuid("x"), tampered_float32(1), Versionstamp()):
             with pytest.raises(LexCodecError):
                 CODEC.encode((value,))
