@@ -380,6 +380,23 @@ def test_orderly_struct_desc_and_should_not() -> None:
     assert "descending, every byte inverted but the reserved bits" in found.notes[0]
 
 
+def test_orderly_inspect_is_the_reference_decode_with_a_sink() -> None:
+    """The parts come from the reference readers: a sink given to ``careful_decode`` hears
+    each part from the field codec that read it, and the values are decode's."""
+    bound = OR.bind(EVERY)
+    key = OR.encode(EVERY_VALUES, EVERY)
+    heard: list[tuple[int, int, int, str]] = []
+
+    class Recorder:
+        def part(self, fc: Any, start: int, end: int, role: str, facts: Any = None) -> None:
+            heard.append((bound.codecs.index(fc), start, end, role))
+
+    assert bound.careful_decode(key, Recorder()) == bound.careful_decode(key) == \
+        OR.decode(key, EVERY)
+    found = OR.inspect(key, EVERY)
+    assert heard == [(v.index, p.start, p.end, p.role) for v in found.fields for p in v.parts]
+
+
 @pytest.mark.parametrize(("hexkey", "schema"), [
     ("81 05", "n:int64"),              # trailing bytes
     ("01", "n:int64"),                 # a length of 10

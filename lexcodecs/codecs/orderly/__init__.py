@@ -7,7 +7,8 @@ The package, one module per job (the format itself is described in ``format.py``
 * ``bound.py``: the struct of a bound schema (terminations, the ``RowKey`` operations);
 * ``codec.py``: :class:`OrderlyCodec`: options, capabilities, schema checks, binding;
 * ``_compiled.pyx``: the compiled ``encode``/``decode`` of a bound schema;
-* ``explain.py``: ``inspect``; ``anomalies.py``: the declared quirks.
+* ``explain.py``: ``inspect``, a reference decode whose readers report each part to a sink,
+  worded there; ``anomalies.py``: the declared quirks.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ built for the field's effective order) and keeps each field's declared terminati
 operation walks the fields; the writing ones assign terminations back to front (spec §11.3,
 see :func:`terminated`). :class:`BoundOrderly` is the reference implementation of the struct and
 the public ``RowKey`` operations (``serialized_length``, ``field_lengths``, ``skip``,
-``field_offsets``); the compiled module's bound class is a subclass whose ``encode`` and
-``decode`` run compiled and hand anything they do not take as their own to
+``field_offsets``); :meth:`BoundOrderly.careful_decode` given a sink is also the annotated read
+that ``inspect`` is (``explain.py``). The compiled module's bound class is a subclass whose
+``encode`` and ``decode`` run compiled and hand anything they do not take as their own to
 :meth:`BoundOrderly.careful_encode` / :meth:`BoundOrderly.careful_decode`.
 """
 
@@ -33,7 +34,7 @@ from .format import (
     NAME,
     SHOULD_NOT,
 )
-from .reference import FieldCodec, FixedInt, Float, VarInt
+from .reference import FieldCodec, FixedInt, Float, Sink, VarInt
 from .reference_bytes import FixedBytes, String, VarBytes
 from .reference_decimal import Decimal
 
@@ -138,14 +139,15 @@ class BoundOrderly(BoundKey):
     def serialized_length(self, values: Sequence[Any]) -> int:
         return sum(self.field_lengths(values))
 
-    def careful_decode(self, key: bytes) -> tuple[Any, ...]:
-        """The reference reading, with the field and offset of every error."""
+    def careful_decode(self, key: bytes, sink: Sink | None = None) -> tuple[Any, ...]:
+        """The reference reading, with the field and offset of every error; each field codec
+        reports the parts it reads to *sink* when one is given (``inspect``)."""
         data = as_key_bytes(NAME, key)
         out = []
         pos = 0
         for i, fc in enumerate(self.codecs):
             try:
-                value, pos = fc.read(data, pos)
+                value, pos = fc.read(data, pos, sink)
             except LexCodecError as exc:
                 raise self._context(exc, i) from None
             out.append(value)

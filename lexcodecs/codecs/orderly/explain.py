@@ -1,52 +1,53 @@
-"""``inspect`` for ``orderly``: each field's header, data, digits, terminators and NULLs.
+"""``inspect`` for ``orderly``: a reference decode with an annotation sink, worded here.
 
-Theory of operation: :func:`inspect` reads the key field by field through the reference readers
-that decode it (``reference.FieldCodec.read``), so it sees exactly the spans and values decoding
-sees; then each field's span is annotated by the explainer of its codec class
-(:data:`EXPLAINERS`), and a note per field tells its effective order and the termination the
-back-to-front rule assigns (spec §11.3). The key was decoded first, so every span is well
-formed: the explainers describe, they never check.
+Theory of operation: :func:`inspect` decodes the key through the reference struct
+(``BoundOrderly.careful_decode``) with a sink, :class:`Annotations`. Each field codec reports
+to it the parts it reads -- a var-int's header and data bytes, a decimal's exponent, digits and
+terminator, a string's payload and terminator, a NULL -- with the facts it found (see
+``reference.Sink``); this module only words them, through :data:`TEXTS` (one entry per field
+codec class and role; texts give the ascending meaning, and a descending field says
+"inverted"). So ``inspect`` accepts exactly the keys ``decode`` accepts, refuses the others
+with the same error, and has no parser of its own. A field read as zero bytes (NULL written as
+nothing, or a fixed byte array of length 0) reports no parts: its view is empty.
+
+A note per field then tells its effective order and the termination the back-to-front rule
+assigns (spec §11.3), and whether its bytes are the form written under that termination.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...codec import as_key_bytes
 from ...inspection import FieldView, Inspection, Part
 from ...schema import KeySchema
 from .bound import BoundOrderly
-from .format import AUTO, DEC_NEG, DEC_TYPE_NAMES, EXPONENT, MUST, NAME, SHOULD_NOT
-from .reference import FieldCodec, FixedInt, Float, VarInt, read_varint
+from .format import AUTO, DEC_NEG, DEC_TYPE_NAMES, MUST, NAME, SHOULD_NOT
+from .reference import FieldCodec, FixedInt, Float, VarInt
 from .reference_bytes import FixedBytes, String, VarBytes
-from .reference_decimal import Decimal, decimal_parts
+from .reference_decimal import Decimal
 
 if TYPE_CHECKING:
     from ...codec import SchemaLike
     from .codec import OrderlyCodec
 
-# -- the explainers, one per field codec class ----------------------------------------------
-#
-# The parts of one field already read (so well formed), from its codec object, its span and
-# its value. Texts give the ascending meaning; a descending field says "inverted".
+__all__ = ["TEXTS", "Annotations", "inspect"]
+
+# -- the words: (field codec, facts) -> text, per field codec class and role ------------------
 
 
-def _inverted(mask: int) -> str:
-    return ", inverted (descending)" if mask else ""
+def _inverted(fc: FieldCodec) -> str:
+    return ", inverted (descending)" if fc.mask else ""
 
 
-def _varint_parts(fc: VarInt, key: bytes, pos: int, end: int, value: int | None
-                  ) -> list[Part]:
-    lay, r, mask = fc.lay, fc.r, fc.mask
-    reserved = f", reserved bits {fc.v:0{r}b} (never inverted)" if r else ""
-    if value is None:
-        return [Part(pos, pos + 1, "null", f"NULL header{reserved}{_inverted(mask)}")]
-    length = end - pos
-    u = (key[pos] ^ mask) & (0xFF >> r)
-    if not lay.signed:
-        u -= 1
-    h_bits = lay.s - r if length == 1 else lay.d - r if length == 2 else lay.e - r
+def _reserved(fc: VarInt) -> str:
+    return f", reserved bits {fc.v:0{fc.r}b} (never inverted)" if fc.r else ""
+
+
+def _varint_header(fc: VarInt, facts: tuple[int, int, int, int]) -> str:
+    length, h_bits, h_data, value = facts
+    lay = fc.lay
     text = f"{lay.type} header: " + ("negative, " if value < 0 else "non-negative, "
                                      if lay.signed else "")
     text += f"length {length}"
@@ -54,129 +55,117 @@ def _varint_parts(fc: VarInt, key: bytes, pos: int, end: int, value: int | None
         text += ", header data bits 00 (ignored in the 9-byte form)" + (
             ", quirk long-9-byte-negative-header" if value < 0 else "")
     elif h_bits:
-        text += f", {h_bits} data bit(s) {u & ((1 << h_bits) - 1):0{h_bits}b}"
+        text += f", {h_bits} data bit(s) {h_data:0{h_bits}b}"
     else:
         text += ", no header data bits"
     if not lay.signed:
         text += ", stored + 1 (00 is NULL)"
-    parts = [Part(pos, pos + 1, "header", text + reserved + _inverted(mask))]
-    if length > 1:
-        parts.append(Part(pos + 1, end, "data", f"{length - 1} data byte(s), big-endian "
-                          f"after the header data bits: {value}{_inverted(mask)}"))
-    return parts
+    return text + _reserved(fc) + _inverted(fc)
 
 
-def _decimal_parts(fc: Decimal, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
-    stored = key[pos] >> 6
-    kind = stored ^ (3 if fc.desc else 0)
-    type_text = f"type {DEC_TYPE_NAMES[kind]} (top bits {stored:02b}" + (
+def _decimal_type(fc: Decimal, stored: int) -> str:
+    kind = fc.type_bits(stored)
+    return f"type {DEC_TYPE_NAMES[kind]} (top bits {stored:02b}" + (
         f", {kind:02b} inverted (descending))" if fc.desc else ")")
-    if value is None:
-        return [Part(pos, pos + 1, "null", f"NULL: {type_text}, NULL exponent header")]
-    parts_of = decimal_parts(value)
-    if parts_of is None:
-        return [Part(pos, pos + 1, "type", f"zero: {type_text}, no exponent, no digits")]
-    m = fc.mask ^ (0xFF if kind == DEC_NEG else 0)
-    exp, at = read_varint(key, pos, EXPONENT, m, 2, stored)
-    how = (", complemented (negative)" if kind == DEC_NEG else "") + _inverted(fc.mask)
-    if kind == DEC_NEG and fc.desc:
-        how = ", complemented (negative) and inverted (descending), which cancel"
-    parts = [Part(pos, at, "exponent", f"{type_text}, adjusted exponent {exp} "
-                  f"({at - pos}-byte int32-layout var-int{how})")]
-    digits = parts_of[1]
-    n = len(digits)
-    digit_bytes = (n + 1) // 2
-    text = f"BCD digits {digits} (nibble = digit + 1{how})"
-    if end - at == digit_bytes + 1:
-        parts.append(Part(at, at + digit_bytes, "digits", text))
-        parts.append(Part(at + digit_bytes, end, "terminator",
-                          f"terminator nibbles 0 (even digit count){how}"))
-    elif n % 2:
-        parts.append(Part(at, end, "digits", text + "; the last low nibble 0 is the "
-                          "terminator"))
-    else:
-        quirk = " (quirk decimal-negative-prefix)" if kind == DEC_NEG and not fc.desc else ""
-        parts.append(Part(at, end, "digits", text + "; unterminated: ends at the end of the "
-                          f"key{quirk}"))
-    return parts
 
 
-def _string_parts(fc: String, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
-    inv = _inverted(fc.mask)
-    if value is None:
-        return [Part(pos, pos + 1, "null", f"NULL (00){inv}")]
-    if value == "":
-        return [Part(pos, end, "terminator", f"the empty string: the terminator 01 alone{inv}")]
-    if key[end - 1] ^ fc.mask == 1:
-        return [Part(pos, end - 1, "payload", f"UTF-8 bytes + 2{inv}"),
-                Part(end - 1, end, "terminator", f"01: end of string{inv}")]
-    return [Part(pos, end, "payload", f"UTF-8 bytes + 2{inv}; unterminated: ends at the end "
-                 "of the key")]
+def _decimal_how(fc: Decimal, stored: int) -> str:
+    """How a signed decimal's exponent and digits are stored beyond ascending."""
+    negative = fc.type_bits(stored) == DEC_NEG
+    if negative and fc.desc:
+        return ", complemented (negative) and inverted (descending), which cancel"
+    return (", complemented (negative)" if negative else "") + _inverted(fc)
 
 
-def _var_bytes_parts(fc: VarBytes, key: bytes, pos: int, end: int, value: Any
-                     ) -> list[Part]:
-    inv = _inverted(fc.mask)
-    if value is None:
-        return [Part(pos, pos + 1, "null", f"NULL (00){inv}; Java writes it but cannot read "
-                     "it back")]
-    parts = []
-    start = pos + fc.p
-    if fc.p:
-        parts.append(Part(pos, start, "prefix", f"{fc.p} raw byte(s){inv}"))
-    digits = "".join(f"{b:03d}" for b in value[fc.p:])
-    d = len(digits)
-    if not d:
-        return [*parts, Part(start, end, "terminator", f"no digits: the terminator byte 11{inv}")]
-    digit_bytes = (d + 1) // 2
-    text = f"reversed packed BCD, 3 digits per byte: {digits}{inv}"
-    if end - start == digit_bytes + 1:
-        parts += [Part(start, start + digit_bytes, "digits", text),
-                  Part(start + digit_bytes, end, "terminator",
-                       f"terminator nibbles 1 (even digit count){inv}")]
-    elif d % 2:
-        parts.append(Part(start, end, "digits", text + "; the last low nibble 1 is the "
-                          "terminator"))
-    else:
-        parts.append(Part(start, end, "digits", text + "; unterminated: ends at the end of "
-                          "the key"))
-    return parts
+def _decimal_exponent(fc: Decimal, facts: tuple[int, int, int]) -> str:
+    stored, exp, length = facts
+    return (f"{_decimal_type(fc, stored)}, adjusted exponent {exp} ({length}-byte "
+            f"int32-layout var-int{_decimal_how(fc, stored)})")
 
 
-def _fixed_int_parts(fc: FixedInt, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
-    how = ", sign bit flipped" if fc.lo < 0 else ""
-    return [Part(pos, end, "data", f"fixed {fc.field.type}: {fc.width} bytes big-endian"
-                 f"{how}{_inverted(fc.mask)}")]
+def _decimal_digits(fc: Decimal, facts: tuple[int, str, str]) -> str:
+    stored, digits, ending = facts
+    text = f"BCD digits {digits} (nibble = digit + 1{_decimal_how(fc, stored)})"
+    if ending == "nibble":
+        return text + "; the last low nibble 0 is the terminator"
+    if ending == "end":
+        quirk = " (quirk decimal-negative-prefix)" if (
+            fc.type_bits(stored) == DEC_NEG and not fc.desc) else ""
+        return text + f"; unterminated: ends at the end of the key{quirk}"
+    return text
 
 
-def _float_parts(fc: Float, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
-    inv = _inverted(fc.mask)
-    if value is None:
-        return [Part(pos, end, "null", f"NULL: all {fc.width} bytes 00 (the transformed "
-                     f"value 0){inv}")]
-    nan = "; NaN, written as the canonical NaN" if value != value else ""
-    return [Part(pos, end, "data", f"IEEE {fc.field.type} bits, order transform (sign "
-                 f"bit flipped, or every bit for negatives) plus one{nan}{inv}")]
+def _var_bytes_digits(fc: VarBytes, facts: tuple[str, str]) -> str:
+    digits, ending = facts
+    text = f"reversed packed BCD, 3 digits per byte: {digits}{_inverted(fc)}"
+    if ending == "nibble":
+        return text + "; the last low nibble 1 is the terminator"
+    if ending == "end":
+        return text + "; unterminated: ends at the end of the key"
+    return text
 
 
-def _fixed_bytes_parts(fc: FixedBytes, key: bytes, pos: int, end: int, value: Any
-                       ) -> list[Part]:
-    return [Part(pos, end, "payload", f"{fc.n} raw byte(s), fixed length{_inverted(fc.mask)}")]
+def _var_bytes_terminator(fc: VarBytes, facts: str) -> str:
+    if facts == "alone":
+        return f"no digits: the terminator byte 11{_inverted(fc)}"
+    return f"terminator nibbles 1 (even digit count){_inverted(fc)}"
 
 
-#: the explainer of each field codec class: (codec, key, start, end, value) -> parts
-EXPLAINERS: dict[type[FieldCodec], Callable[[Any, bytes, int, int, Any], list[Part]]] = {
-    VarInt: _varint_parts, FixedInt: _fixed_int_parts, Float: _float_parts,
-    Decimal: _decimal_parts, String: _string_parts, FixedBytes: _fixed_bytes_parts,
-    VarBytes: _var_bytes_parts,
+Words = Callable[[Any, Any], str]
+
+#: (field codec class, role) -> the text of a part from its field codec and facts
+TEXTS: Final[dict[tuple[type[FieldCodec], str], Words]] = {
+    (VarInt, "null"): lambda fc, _: f"NULL header{_reserved(fc)}{_inverted(fc)}",
+    (VarInt, "header"): _varint_header,
+    (VarInt, "data"): lambda fc, f: (f"{f[0]} data byte(s), big-endian after the header data "
+                                     f"bits: {f[1]}{_inverted(fc)}"),
+    (FixedInt, "data"): lambda fc, _: (
+        f"fixed {fc.field.type}: {fc.width} bytes big-endian"
+        f"{', sign bit flipped' if fc.lo < 0 else ''}{_inverted(fc)}"),
+    (Float, "null"): lambda fc, _: (f"NULL: all {fc.width} bytes 00 (the transformed value 0)"
+                                    f"{_inverted(fc)}"),
+    (Float, "data"): lambda fc, nan: (
+        f"IEEE {fc.field.type} bits, order transform (sign bit flipped, or every bit for "
+        f"negatives) plus one{'; NaN, written as the canonical NaN' if nan else ''}"
+        f"{_inverted(fc)}"),
+    (Decimal, "null"): lambda fc, stored: (f"NULL: {_decimal_type(fc, stored)}, NULL exponent "
+                                           "header"),
+    (Decimal, "type"): lambda fc, stored: (f"zero: {_decimal_type(fc, stored)}, no exponent, "
+                                           "no digits"),
+    (Decimal, "exponent"): _decimal_exponent,
+    (Decimal, "digits"): _decimal_digits,
+    (Decimal, "terminator"): lambda fc, stored: (f"terminator nibbles 0 (even digit count)"
+                                                 f"{_decimal_how(fc, stored)}"),
+    (String, "null"): lambda fc, _: f"NULL (00){_inverted(fc)}",
+    (String, "payload"): lambda fc, terminated: f"UTF-8 bytes + 2{_inverted(fc)}" + (
+        "" if terminated else "; unterminated: ends at the end of the key"),
+    (String, "terminator"): lambda fc, empty: (
+        f"the empty string: the terminator 01 alone{_inverted(fc)}" if empty else
+        f"01: end of string{_inverted(fc)}"),
+    (FixedBytes, "payload"): lambda fc, _: f"{fc.n} raw byte(s), fixed length{_inverted(fc)}",
+    (VarBytes, "null"): lambda fc, _: (f"NULL (00){_inverted(fc)}; Java writes it but cannot "
+                                       "read it back"),
+    (VarBytes, "prefix"): lambda fc, _: f"{fc.p} raw byte(s){_inverted(fc)}",
+    (VarBytes, "digits"): _var_bytes_digits,
+    (VarBytes, "terminator"): _var_bytes_terminator,
 }
 
 
-def field_parts(fc: FieldCodec, key: bytes, pos: int, end: int, value: Any) -> list[Part]:
-    """The parts of the field ``key[pos:end]`` read by *fc* as *value*."""
-    if end == pos:
-        return []
-    return EXPLAINERS[type(fc)](fc, key, pos, end, value)
+class Annotations:
+    """The sink of an annotated decode of *bound*: each field's parts, worded as the field
+    codecs report them (a field codec is one field's, so it tells the field)."""
+
+    def __init__(self, bound: BoundOrderly) -> None:
+        self._field = {id(fc): i for i, fc in enumerate(bound.codecs)}
+        self.parts: list[list[Part]] = [[] for _ in bound.codecs]
+
+    def part(self, fc: FieldCodec, start: int, end: int, role: str, facts: Any = None
+             ) -> None:
+        text = TEXTS[type(fc), role](fc, facts)
+        self.parts[self._field[id(fc)]].append(Part(start, end, role, text))
+
+
+# -- the notes: each field's order and termination --------------------------------------------
 
 
 def _termination_notes(bound: BoundOrderly, key: bytes, spans: Sequence[tuple[int, int]],
@@ -225,22 +214,23 @@ def inspect(codec: OrderlyCodec, key: bytes, schema: SchemaLike | None) -> Inspe
     written as zero bytes) have ``start == end``. Keys decode only with a schema."""
     data = as_key_bytes(NAME, key)
     parsed = None if schema is None else KeySchema.coerce(schema)
-    codec.decode(data, parsed)  # refuses non-keys (and a missing schema) as decode does
+    if parsed is None:
+        codec.decode(data, None)  # refuses, as decode does: keys decode only with a schema
     assert parsed is not None
     bound = codec.bind(parsed)
+    sink = Annotations(bound)
+    values = bound.careful_decode(data, sink)
+    # the parts of a field tile its bytes, and the fields tile the key
     spans: list[tuple[int, int]] = []
-    values: list[Any] = []
     pos = 0
-    for fc in bound.codecs:
-        value, end = fc.read(data, pos)
-        spans.append((pos, end))
-        values.append(value)
-        pos = end
+    for parts in sink.parts:
+        spans.append((parts[0].start, parts[-1].end) if parts else (pos, pos))
+        pos = spans[-1][1]
     fields = tuple(
-        FieldView(i, f.name, start, end, v, tuple(field_parts(fc, data, start, end, v)), f.type)
-        for i, (f, fc, (start, end), v) in enumerate(
-            zip(parsed.fields, bound.codecs, spans, values)))
+        FieldView(i, f.name, start, end, v, tuple(parts), f.type)
+        for i, (f, (start, end), v, parts) in enumerate(
+            zip(parsed.fields, spans, values, sink.parts)))
     notes = _termination_notes(bound, data, spans, values)
     notes.append("t: whether a field writes the bytes needed only when something may "
                  "follow it (NULL bytes, terminators)")
-    return Inspection(NAME, data, fields, tuple(notes), str(parsed))
+    return Inspection(NAME, data, tuple(fields), tuple(notes), str(parsed))

@@ -11,8 +11,11 @@ effective order (``mask`` is ``ff`` descending, else ``00``) and has
   then its bases, so ``bool`` finds its own refusal before ``int``);
 * ``write(value, t) -> bytes`` and ``write_null(t)``, with ``t`` the termination bit of
   ``format``'s docstring; ``length``/``null_length`` give their sizes without writing;
-* ``read(key, pos) -> (value, next offset)``: strict, so the bytes read are exactly what
-  ``write`` gives for the value read (terminated, or unterminated at the end of the key);
+* ``read(key, pos, sink=None) -> (value, next offset)``: strict, so the bytes read are exactly
+  what ``write`` gives for the value read (terminated, or unterminated at the end of the key);
+  given a :class:`Sink` (``inspect``), it reports each part of the field it read, with the facts
+  it found, once the field is read (one ``sink is not None`` test per field, nothing more when
+  there is no sink); ``explain.py`` words the facts;
 * ``skip(key, pos) -> next offset``: structure only, no value built (Orderly's ``skip``).
 
 These are the only code that shapes errors: the compiled module hands every value or key it
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from ..._bytes import invert
 from ...errors import DecodeError, EncodeError, UnsupportedTypeError
@@ -170,6 +173,17 @@ def read_varint(key: bytes, pos: int, lay: VarIntLayout, mask: int, r: int = 0, 
 # -- field codecs ---------------------------------------------------------------------------
 
 
+class Sink(Protocol):
+    """Where an annotated read reports: each part of a field, in key order, by the field codec
+    that read it (so the sink knows the field), with a role (``header``, ``digits``, ...) and
+    the facts the reader found that the field codec alone does not give.
+
+    The parts a read reports tile its bytes; a field read as zero bytes reports none."""
+
+    def part(self, fc: FieldCodec, start: int, end: int, role: str, facts: Any = None
+             ) -> None: ...
+
+
 class FieldCodec:
     """Base: a nullable field whose NULL is one masked ``00`` byte when terminated."""
 
@@ -195,7 +209,7 @@ class FieldCodec:
     def length(self, v: Any, t: bool) -> int:
         return len(self.write(v, t))
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         raise NotImplementedError
 
     def skip(self, key: bytes, pos: int) -> int:
@@ -241,10 +255,28 @@ class VarInt(FieldCodec):
     def length(self, v: Any, t: bool) -> int:
         return varint_length(v, self.lay, self.r)[0]
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         if pos >= len(key):
             return None, pos
-        return read_varint(key, pos, self.lay, self.mask, self.r, self.v)
+        if sink is None:
+            return read_varint(key, pos, self.lay, self.mask, self.r, self.v)
+        x, end = read_varint(key, pos, self.lay, self.mask, self.r, self.v)
+        self.annotate(sink, pos, end, x)
+        return x, end
+
+    def annotate(self, sink: Sink, pos: int, end: int, x: int | None) -> None:
+        """Report the var-int *x* read at ``key[pos:end]``: the NULL header, or the header
+        (length, header data bits: those of *x* above its data bytes, as ``varint_bytes``
+        writes them, and *x*) and the data bytes."""
+        if x is None:
+            sink.part(self, pos, end, "null")
+            return
+        length = end - pos
+        h_bits = varint_length(x, self.lay, self.r)[1]
+        sink.part(self, pos, pos + 1, "header",
+                  (length, h_bits, (x >> (8 * (length - 1))) & ((1 << h_bits) - 1), x))
+        if length > 1:
+            sink.part(self, pos + 1, end, "data", (length - 1, x))
 
     def skip(self, key: bytes, pos: int) -> int:
         if pos >= len(key):
@@ -273,8 +305,10 @@ class FixedInt(FieldCodec):
     def length(self, v: Any, t: bool) -> int:
         return self.width
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         end = self.skip(key, pos)
+        if sink is not None:
+            sink.part(self, pos, end, "data")
         return int.from_bytes(mask_bytes(key[pos:end], self.mask), "big") - self.bias, end
 
     def skip(self, key: bytes, pos: int) -> int:
@@ -337,12 +371,14 @@ class Float(FieldCodec):
     def length(self, v: Any, t: bool) -> int:
         return self.width
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         if pos >= len(key):
             return None, pos
         end = self.skip(key, pos)
         b = int.from_bytes(mask_bytes(key[pos:end], self.mask), "big")
         if b == 0:
+            if sink is not None:
+                sink.part(self, pos, end, "null")
             return None, end
         b -= 1
         top = 1 << (self.bits - 1)
@@ -355,6 +391,8 @@ class Float(FieldCodec):
             raise DecodeError("non-canonical NaN (the encoder writes every NaN as "
                               f"{self.canonical_nan:x})", offset=pos, found=key[pos:end],
                               expected="a canonical NaN")
+        if sink is not None:
+            sink.part(self, pos, end, "data", value != value)  # facts: a NaN
         return value, end
 
     def skip(self, key: bytes, pos: int) -> int:

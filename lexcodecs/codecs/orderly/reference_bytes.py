@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from ...errors import DecodeError, EncodeError, UnsupportedTypeError
 from ...schema import Field
 from .format import BYTE_NIBBLES, MINUS2, NIBBLE_TO_DIGIT, PLUS2
-from .reference import FieldCodec, by_type, mask_bytes, short_hex, truncated
+from .reference import FieldCodec, Sink, by_type, mask_bytes, short_hex, truncated
 
 
 def _check_text(v: Any) -> str:
@@ -53,19 +53,28 @@ class String(FieldCodec):
         term = key.find(bytes((1 ^ self.mask,)), pos)
         return (len(key), len(key)) if term < 0 else (term, term + 1)
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         if pos >= len(key):
             return None, pos
         if key[pos] ^ self.mask == 0:
+            if sink is not None:
+                sink.part(self, pos, pos + 1, "null")
             return None, pos + 1
         content_end, end = self._end(key, pos)
         raw = mask_bytes(key[pos:content_end], self.mask).translate(MINUS2)
         try:
-            return raw.decode("utf-8"), end
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise DecodeError(f"invalid UTF-8 in a string ({exc.reason}, content byte "
                               f"{exc.start})", offset=pos, found=key[pos:end],
                               expected="UTF-8 bytes + 2") from None
+        if sink is not None:
+            # the content (facts: terminated?), then the terminator (facts: the empty string?)
+            if content_end > pos:
+                sink.part(self, pos, content_end, "payload", end > content_end)
+            if end > content_end:
+                sink.part(self, content_end, end, "terminator", content_end == pos)
+        return text, end
 
     def skip(self, key: bytes, pos: int) -> int:
         if pos >= len(key):
@@ -113,8 +122,10 @@ class FixedBytes(FieldCodec):
     def length(self, v: Any, t: bool) -> int:
         return self.n
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         end = self.skip(key, pos)
+        if sink is not None and end > pos:
+            sink.part(self, pos, end, "payload")
         return mask_bytes(key[pos:end], self.mask), end
 
     def skip(self, key: bytes, pos: int) -> int:
@@ -168,11 +179,13 @@ class VarBytes(FieldCodec):
                 break
         return i
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         if self.p == 0:
             if pos >= len(key):
                 return None, pos
             if key[pos] ^ self.mask == 0:  # Java writes it but cannot read it; we can
+                if sink is not None:
+                    sink.part(self, pos, pos + 1, "null")
                 return None, pos + 1
         if pos + self.p > len(key):
             raise truncated(key, f"raw prefix of {self.p} bytes")
@@ -205,7 +218,27 @@ class VarBytes(FieldCodec):
         if raw != terminated and (end != len(key) or raw != self.write(value, False)):
             raise DecodeError("non-canonical variable-length bytes", offset=pos,
                               found=raw, expected=short_hex(terminated))
+        if sink is not None:
+            self.annotate(sink, pos, start, end, digits)
         return value, end
+
+    def annotate(self, sink: Sink, pos: int, start: int, end: int, digits: str) -> None:
+        """Report the bytes read at ``key[pos:end]``: the raw prefix (``key[pos:start]``), then
+        the *digits* and how they end: the terminator byte alone (no digits), a whole
+        terminator byte after an even count, the low nibble of the last byte after an odd one,
+        or the end of the key (unterminated)."""
+        if self.p:
+            sink.part(self, pos, start, "prefix")
+        if not digits:
+            sink.part(self, start, end, "terminator", "alone")
+            return
+        digit_bytes = (len(digits) + 1) // 2
+        if end - start == digit_bytes + 1:
+            sink.part(self, start, start + digit_bytes, "digits", (digits, "byte"))
+            sink.part(self, start + digit_bytes, end, "terminator", "byte")
+        else:
+            sink.part(self, start, end, "digits",
+                      (digits, "nibble" if len(digits) % 2 else "end"))
 
     def skip(self, key: bytes, pos: int) -> int:
         if self.p == 0:

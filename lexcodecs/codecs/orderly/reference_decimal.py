@@ -29,6 +29,7 @@ from .format import (
 )
 from .reference import (
     FieldCodec,
+    Sink,
     by_type,
     mask_bytes,
     read_varint,
@@ -164,15 +165,19 @@ class Decimal(FieldCodec):
         kind = self.type_bits(stored)
         return stored, kind, self.mask ^ (0xFF if kind == DEC_NEG else 0)
 
-    def read(self, key: bytes, pos: int) -> tuple[Any, int]:
+    def read(self, key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         if pos >= len(key):
             return None, pos
         stored, kind, m = self.kind_at(key, pos)
         exp, at = read_varint(key, pos, EXPONENT, m, 2, stored)
         if exp is None:
             if kind == DEC_NULL:
+                if sink is not None:
+                    sink.part(self, pos, at, "null", stored)
                 return None, at
             if kind == DEC_ZERO:
+                if sink is not None:
+                    sink.part(self, pos, at, "type", stored)
                 return decimal.Decimal(0), at
             raise DecodeError("a signed decimal with the NULL exponent header", offset=pos,
                               found=key[pos:pos + 1], expected="an exponent")
@@ -193,7 +198,24 @@ class Decimal(FieldCodec):
                                                                                       False)):
             raise DecodeError("non-canonical decimal", offset=pos, found=raw,
                               expected=short_hex(self.write(value, True)))
+        if sink is not None:
+            self.annotate(sink, pos, at, end, stored, exp, digits)
         return value, end
+
+    def annotate(self, sink: Sink, pos: int, at: int, end: int, stored: int, exp: int,
+                 digits: str) -> None:
+        """Report the signed decimal read at ``key[pos:end]``: its exponent (``key[pos:at]``,
+        with the *stored* type bits), then its *digits* and how they end: a whole terminator
+        byte after an even count, the low nibble of the last byte after an odd one, or the end
+        of the key (unterminated)."""
+        sink.part(self, pos, at, "exponent", (stored, exp, at - pos))
+        digit_bytes = (len(digits) + 1) // 2
+        if end - at == digit_bytes + 1:
+            sink.part(self, at, at + digit_bytes, "digits", (stored, digits, "byte"))
+            sink.part(self, at + digit_bytes, end, "terminator", stored)
+        else:
+            sink.part(self, at, end, "digits",
+                      (stored, digits, "nibble" if len(digits) % 2 else "end"))
 
     @staticmethod
     def _read_digits(key: bytes, at: int, m: int, start: int) -> tuple[str, int]:
