@@ -36,6 +36,7 @@ __all__ = [
     "CompiledUnavailableWarning",
     "compiled",
     "compiled_available",
+    "compiled_packages",
     "current",
     "module",
     "use",
@@ -46,9 +47,6 @@ Implementation = Literal["compiled", "reference"]
 #: the two implementations, the compiled one first
 IMPLEMENTATIONS: Final[tuple[Implementation, ...]] = ("compiled", "reference")
 
-#: the codec packages under lexcodecs/codecs/ that have a compiled module (each one's
-#: lexcodecs/codecs/<package>/_compiled.pyx); tests assert each is in use
-COMPILED_PACKAGES: Final[tuple[str, ...]] = ("fdb_tuple", "lexkey", "orderly", "skv", "sqlite4")
 
 #: how many keys each compiled module handed to the reference code, by package; tests read it
 #: to prove that valid values of every supported type and order never leave the compiled path
@@ -93,11 +91,20 @@ def _load(package: str) -> ModuleType | None:
     return module
 
 
+def compiled_packages() -> tuple[str, ...]:
+    """The package of every built-in codec (``lexcodecs/codecs/<package>/``), each with its
+    compiled module; read from the registry, so a new built-in codec needs no line here."""
+    from .registry import BUILTIN_CODECS  # the registry imports the codec layer, which imports us
+
+    return tuple(sorted({target.split(":")[0].split(".")[2] for target in
+                         BUILTIN_CODECS.values()}))
+
+
 def compiled_available() -> bool:
     """Whether every built-in codec's compiled module is built (``LEXCODECS_PURE`` aside)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CompiledUnavailableWarning)
-        return all(_load(p) is not None for p in COMPILED_PACKAGES)
+        return all(_load(p) is not None for p in compiled_packages())
 
 
 def _initial() -> Implementation:
