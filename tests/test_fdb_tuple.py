@@ -1085,8 +1085,8 @@ def test_options_and_config() -> None:
         assert rebuilt == codec
         assert rebuilt.config() == config
         assert rebuilt.encode((U64_MAX,)) == codec.encode((U64_MAX,))
-    assert CODEC.config() == {"name": "fdb-tuple", "max_u64_form": "python"}
-    assert JAVA.config() == {"name": "fdb-tuple", "max_u64_form": "java"}
+    assert CODEC.config() == {"name": "fdb-tuple", "max_u64_form": "python", "max_depth": 64}
+    assert JAVA.config() == {"name": "fdb-tuple", "max_u64_form": "java", "max_depth": 64}
     for bad in ("go", "JAVA", "", None, True, 1):
         with pytest.raises(OptionError):
             get_codec("fdb-tuple", max_u64_form=bad)

@@ -10,8 +10,11 @@ reference code for the *whole* key (the protocol of ``lexcodecs/_engine.pxd``):
 * values are read only after their exact type is checked: a ``Float32`` through its float
   value and a ``bits`` slot that must agree with it, a ``UUID``'s ``int`` and a
   ``Versionstamp``'s fields only when they are the exact types and in range;
-* nested tuples recurse at most :data:`MAX_DEPTH` levels; deeper ones are handed over (the
-  reference code reads any depth with an explicit stack);
+* nested tuples recurse at most the codec's ``max_depth`` levels, and never more than
+  :data:`MAX_DEPTH`; deeper ones are handed over, and the reference code refuses what is
+  deeper than ``max_depth`` (with the error and its offset) or reads it with an explicit
+  stack. A hostile run of ``05`` is handed over after *limit* bytes, before anything big is
+  built, and the reference code stops at the byte where ``max_depth`` is crossed;
 * every hand-over is counted (``lexcodecs._impl.HANDOVERS``), so a test can assert that valid values of
   every supported type never take it.
 
@@ -120,7 +123,8 @@ cdef enum:
     K_TUPLE = 8
 
 cdef enum:
-    #: nesting written or read here; deeper tuples go to the reference code
+    #: the most nesting written or read here (the recursion bound; ``format.MAX_DEPTH``, the
+    #: default of max_depth, is the same); deeper tuples go to the reference code
     MAX_DEPTH = 64
 
 ctypedef struct FieldPlan:
@@ -173,6 +177,11 @@ cdef inline bint compiled_in_force():
     if current == <PyObject *> COMPILED:
         return True
     return current != NULL and (<object> current) == COMPILED
+
+
+cdef inline int depth_limit(int max_depth) noexcept:
+    """How deep this module nests for a codec with this ``max_depth``."""
+    return max_depth if 0 <= max_depth < MAX_DEPTH else (0 if max_depth < 0 else MAX_DEPTH)
 
 
 cdef inline object steal(PyObject *p):
@@ -268,18 +277,20 @@ cdef class Schemaless:
     cdef object ref_encode
     cdef object ref_decode
     cdef bint java
+    cdef int limit
 
-    def __init__(self, ref_encode, ref_decode, bint java):
+    def __init__(self, ref_encode, ref_decode, bint java, int max_depth):
         self.ref_encode = ref_encode
         self.ref_decode = ref_decode
         self.java = java
+        self.limit = depth_limit(max_depth)
 
     def encode(self, values, schema=None, prefix=b""):
         """``prefix ‖ enc(values)``, as ``fdb.tuple.pack(values, prefix=prefix)``."""
         cdef object key
         if schema is None and compiled_in_force():
             if PyBytes_CheckExact(prefix):
-                key = encode_elements(values, prefix, self.java, NULL)
+                key = encode_elements(values, prefix, self.java, self.limit, NULL)
                 if key is not HAND:
                     return key
             HANDOVERS[PACKAGE] += 1
@@ -290,20 +301,20 @@ cdef class Schemaless:
         cdef object values
         if schema is None and compiled_in_force():
             if PyBytes_CheckExact(key) and PyBytes_CheckExact(prefix):
-                values = decode_elements(key, prefix)
+                values = decode_elements(key, prefix, self.limit)
                 if values is not HAND:
                     return values
             HANDOVERS[PACKAGE] += 1
         return self.ref_decode(key, schema, prefix)
 
 
-def encode_with_versionstamp(values, prefix, bint java):
+def encode_with_versionstamp(values, prefix, bint java, int max_depth):
     """``prefix ‖ key ‖ offset`` (see ``FdbTupleCodec.encode_with_versionstamp``), or None:
     the reference code does it (and refuses what is to be refused)."""
     cdef Py_ssize_t stamp = -1
     cdef object key
     if PyBytes_CheckExact(prefix):
-        key = encode_elements(values, prefix, java, &stamp)
+        key = encode_elements(values, prefix, java, depth_limit(max_depth), &stamp)
         if key is not HAND:
             return key
     HANDOVERS[PACKAGE] += 1
@@ -323,6 +334,7 @@ cdef class BoundTuple:
     cdef FieldPlan *fields
     cdef Py_ssize_t nfields
     cdef bint java
+    cdef int limit
     cdef readonly object reference
     cdef readonly object schema
     cdef readonly object codec
@@ -331,7 +343,7 @@ cdef class BoundTuple:
         self.fields = NULL
         self.nfields = 0
 
-    def __init__(self, reference, kinds, ranges, bint java):
+    def __init__(self, reference, kinds, ranges, bint java, int max_depth):
         cdef Py_ssize_t i
         cdef Py_ssize_t n = len(kinds)
         if len(ranges) != n:
@@ -340,6 +352,7 @@ cdef class BoundTuple:
         self.schema = reference.schema
         self.codec = reference.codec
         self.java = java
+        self.limit = depth_limit(max_depth)
         self.fields = <FieldPlan *> PyMem_Malloc(max(n, 1) * sizeof(FieldPlan))
         if self.fields == NULL:
             raise MemoryError()
@@ -372,7 +385,7 @@ cdef class BoundTuple:
             while i < count:
                 if i >= seq_size(values, is_tuple) or \
                         put_field(&b, &self.fields[i], seq_item(values, is_tuple, i),
-                                  self.java) == 0:
+                                  self.java, self.limit) == 0:
                     return HAND
                 i += 1
             if tail >= 0:
@@ -419,7 +432,7 @@ cdef class BoundTuple:
                 for i in range(self.nfields):
                     if pos >= n:
                         break
-                    v = read_field(&self.fields[i], p, n, &pos)
+                    v = read_field(&self.fields[i], p, n, &pos, self.limit)
                     if v is HAND:
                         break
                     Py_INCREF(v)

@@ -3,7 +3,7 @@
 # A reader takes the key's bytes p[0:n] and the offset *at of an element, and returns the
 # value with *at moved past it, or HAND (with *at unspecified) for anything the reference
 # code must see: truncation, a missing terminator, bad UTF-8, a reserved code, nesting deeper
-# than MAX_DEPTH. Every length is checked against n before a byte is read. read_field checks
+# than the limit (the codec's max_depth, at most MAX_DEPTH). Every length is checked against n before a byte is read. read_field checks
 # a bound field's codes and range as well.
 
 
@@ -104,7 +104,8 @@ cdef object read_int(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, IntIn
     return -lc_long_from_be(inverted, nb)
 
 
-cdef object read_elem(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, int depth):
+cdef object read_elem(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, int depth,
+                      int limit):
     """The element at *at* (a top-level 00 is null), or HAND."""
     cdef Py_ssize_t pos = at[0]
     cdef unsigned char c = p[pos]
@@ -128,7 +129,7 @@ cdef object read_elem(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, int 
         at[0] = pos + 1
         return c == 0x27
     if c == 0x05:
-        return read_nested(p, n, at, depth)
+        return read_nested(p, n, at, depth, limit)
     if c == 0x30:
         if pos + 17 > n:
             return HAND
@@ -147,12 +148,14 @@ cdef object read_elem(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, int 
     return HAND  # reserved and unknown codes: the reference code explains
 
 
-cdef object read_nested(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, int depth):
-    """The nested tuple whose 05 is at *at*."""
+cdef object read_nested(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, int depth,
+                        int limit):
+    """The nested tuple whose 05 is at *at*, its elements at depth *depth* + 1; HAND if that
+    is deeper than *limit* (the reference code refuses what is deeper than max_depth)."""
     cdef Py_ssize_t q = at[0] + 1
     cdef list out = []
     cdef object v
-    if depth >= MAX_DEPTH:
+    if depth >= limit:
         return HAND
     while True:
         if q >= n:
@@ -164,7 +167,7 @@ cdef object read_nested(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, in
                 continue
             q += 1
             break
-        v = read_elem(p, n, &q, depth + 1)
+        v = read_elem(p, n, &q, depth + 1, limit)
         if v is HAND:
             return HAND
         out.append(v)
@@ -177,7 +180,7 @@ cdef inline bint has_prefix(const unsigned char *p, Py_ssize_t n, bytes prefix) 
     return m <= n and memcmp(p, PyBytes_AS_STRING(prefix), m) == 0
 
 
-cdef object decode_elements(bytes key, bytes prefix):
+cdef object decode_elements(bytes key, bytes prefix, int limit):
     """Every element after *prefix*, or HAND."""
     cdef const unsigned char *p = <const unsigned char *> PyBytes_AS_STRING(key)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(key)
@@ -187,14 +190,15 @@ cdef object decode_elements(bytes key, bytes prefix):
     if not has_prefix(p, n, prefix):
         return HAND
     while pos < n:
-        v = read_elem(p, n, &pos, 0)
+        v = read_elem(p, n, &pos, 0, limit)
         if v is HAND:
             return HAND
         out.append(v)
     return PyList_AsTuple(out)
 
 
-cdef object read_field(FieldPlan *f, const unsigned char *p, Py_ssize_t n, Py_ssize_t *at):
+cdef object read_field(FieldPlan *f, const unsigned char *p, Py_ssize_t n, Py_ssize_t *at,
+                       int limit):
     """One field's element: null, or an element whose code fits the field, in range."""
     cdef unsigned char c = p[at[0]]
     cdef IntInfo info
@@ -218,13 +222,13 @@ cdef object read_field(FieldPlan *f, const unsigned char *p, Py_ssize_t n, Py_ss
     if f.kind == K_BYTES:
         return read_escaped(p, n, at, c) if c == 0x01 else HAND
     if f.kind == K_FLOAT64:
-        return read_elem(p, n, at, 0) if c == 0x21 else HAND
+        return read_elem(p, n, at, 0, limit) if c == 0x21 else HAND
     if f.kind == K_BOOL:
-        return read_elem(p, n, at, 0) if c == 0x26 or c == 0x27 else HAND
+        return read_elem(p, n, at, 0, limit) if c == 0x26 or c == 0x27 else HAND
     if f.kind == K_FLOAT32:
-        return read_elem(p, n, at, 0) if c == 0x20 else HAND
+        return read_elem(p, n, at, 0, limit) if c == 0x20 else HAND
     if f.kind == K_UUID:
-        return read_elem(p, n, at, 0) if c == 0x30 else HAND
+        return read_elem(p, n, at, 0, limit) if c == 0x30 else HAND
     if f.kind == K_TUPLE:
-        return read_nested(p, n, at, 0) if c == 0x05 else HAND
+        return read_nested(p, n, at, 0, limit) if c == 0x05 else HAND
     return HAND

@@ -151,7 +151,7 @@ cdef int put_stamp(Buf *b, object v, Py_ssize_t *stamp) except -1:
     return 1
 
 
-cdef int put_value(Buf *b, object v, bint nested, bint java, int depth,
+cdef int put_value(Buf *b, object v, bint nested, bint java, int depth, int limit,
                    Py_ssize_t *stamp) except -1:
     """One element, by its exact type (spec §8); 0 for anything else."""
     cdef PyTypeObject *t = Py_TYPE(v)
@@ -172,7 +172,7 @@ cdef int put_value(Buf *b, object v, bint nested, bint java, int depth,
         buf_put(b, 0x27 if v is True else 0x26)
         return 1
     if t == &PyTuple_Type or t == &PyList_Type:
-        return put_nested(b, v, java, depth, stamp)
+        return put_nested(b, v, java, depth, limit, stamp)
     if t == <PyTypeObject *> F32_TYPE:
         return put_float32(b, v)
     if t == <PyTypeObject *> UUID_TYPE:
@@ -192,15 +192,18 @@ cdef inline object seq_item(object seq, bint is_tuple, Py_ssize_t i):
     return <object> (PyTuple_GET_ITEM(seq, i) if is_tuple else PyList_GET_ITEM(seq, i))
 
 
-cdef int put_nested(Buf *b, object seq, bint java, int depth, Py_ssize_t *stamp) except -1:
+cdef int put_nested(Buf *b, object seq, bint java, int depth, int limit,
+                    Py_ssize_t *stamp) except -1:
+    """A tuple or list whose elements are at depth *depth* + 1; 0 (hand over) if that is
+    deeper than *limit*: the reference code refuses what is deeper than max_depth."""
     cdef bint is_tuple = Py_TYPE(seq) == &PyTuple_Type
     cdef Py_ssize_t i = 0
     cdef int r
-    if depth >= MAX_DEPTH:
+    if depth >= limit:
         return 0
     buf_put(b, 0x05)
     while i < seq_size(seq, is_tuple):
-        r = put_value(b, seq_item(seq, is_tuple, i), True, java, depth + 1, stamp)
+        r = put_value(b, seq_item(seq, is_tuple, i), True, java, depth + 1, limit, stamp)
         if r <= 0:
             return r
         i += 1
@@ -208,7 +211,8 @@ cdef int put_nested(Buf *b, object seq, bint java, int depth, Py_ssize_t *stamp)
     return 1
 
 
-cdef object encode_elements(object values, bytes prefix, bint java, Py_ssize_t *stamp):
+cdef object encode_elements(object values, bytes prefix, bint java, int limit,
+                            Py_ssize_t *stamp):
     """``prefix ‖ elements`` of an exact tuple or list, or HAND."""
     cdef PyTypeObject *t = Py_TYPE(values)
     cdef bint is_tuple = t == &PyTuple_Type
@@ -221,7 +225,8 @@ cdef object encode_elements(object values, bytes prefix, bint java, Py_ssize_t *
         buf_put_n(&b, <const unsigned char *> PyBytes_AS_STRING(prefix),
                   PyBytes_GET_SIZE(prefix))
         while i < seq_size(values, is_tuple):
-            if put_value(&b, seq_item(values, is_tuple, i), False, java, 0, stamp) == 0:
+            if put_value(&b, seq_item(values, is_tuple, i), False, java, 0, limit,
+                         stamp) == 0:
                 return HAND
             i += 1
         if stamp != NULL:
@@ -236,7 +241,7 @@ cdef object encode_elements(object values, bytes prefix, bint java, Py_ssize_t *
         buf_free(&b)
 
 
-cdef int put_field(Buf *b, FieldPlan *f, object v, bint java) except -1:
+cdef int put_field(Buf *b, FieldPlan *f, object v, bint java, int limit) except -1:
     """One field's value (coerced as reference_encode.FIELD_COERCE does), or 0."""
     cdef PyTypeObject *t
     cdef int overflow = 0
@@ -307,6 +312,6 @@ cdef int put_field(Buf *b, FieldPlan *f, object v, bint java) except -1:
         return put_uuid(b, v) if t == <PyTypeObject *> UUID_TYPE else 0
     if f.kind == K_TUPLE:
         if t == &PyTuple_Type or t == &PyList_Type:
-            return put_nested(b, v, java, 0, NULL)
+            return put_nested(b, v, java, 0, limit, NULL)
         return 0
     return 0

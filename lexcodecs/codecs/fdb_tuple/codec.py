@@ -30,8 +30,17 @@ from ...schema import Field, KeySchema
 from ...types import INT_TYPES
 from . import explain
 from .anomalies import ANOMALIES
-from .format import FIELD_CODES, FIELD_KINDS, INT_LIMIT, NAME, NULL
-from .reference_decode import READERS, as_bytes, check_prefix, decode_elements
+from .format import (
+    DEPTH_CEILING,
+    FIELD_CODES,
+    FIELD_KINDS,
+    INT_LIMIT,
+    MAX_DEPTH,
+    NAME,
+    NESTED,
+    NULL,
+)
+from .reference_decode import READERS, as_bytes, check_prefix, decode_elements, read_nested
 from .reference_encode import encode_values, field_writer, plain_values
 from .reference_encode import encode_with_versionstamp as _encode_with_versionstamp
 
@@ -71,13 +80,17 @@ def _field_check(field_type: str) -> FieldCheck:
     return check
 
 
-def _field_reader(check: FieldCheck) -> Callable[[bytes, int], tuple[Any, int]]:
+def _field_reader(check: FieldCheck, max_depth: int = MAX_DEPTH
+                  ) -> Callable[[bytes, int], tuple[Any, int]]:
     """``read(key, offset) -> (value, next_offset)`` for one field, checked by *check*."""
 
     def read(data: bytes, at: int) -> tuple[Any, int]:
         if at >= len(data):
             raise DecodeError("missing element", offset=at, expected="one more element")
-        value, end = READERS[data[at]](data, at)
+        if data[at] == NESTED:
+            value, end = read_nested(data, at, None, max_depth)
+        else:
+            value, end = READERS[data[at]](data, at)
         check(data, at, value)
         return value, end
 
@@ -98,11 +111,12 @@ class BoundTuple(BoundKey):
     against its field.
     """
 
-    __slots__ = ("_checks",)
+    __slots__ = ("_checks", "_max_depth")
 
     def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
         super().__init__(codec, schema, plans)
         self._checks = [_field_check(f.type) for f in schema.fields]
+        self._max_depth: int = codec.options["max_depth"]
 
     def encode(self, values: Sequence[Any], prefix: bytes = b"") -> bytes:
         key = BoundKey.encode(self, _plain(values))
@@ -113,7 +127,7 @@ class BoundTuple(BoundKey):
         start = check_prefix(data, prefix) if prefix else 0
         fields = self.schema.fields
         try:
-            values, offsets = decode_elements(data, start)
+            values, offsets = decode_elements(data, start, None, self._max_depth)
         except DecodeError as exc:
             i = getattr(exc, "element", len(fields))
             if i < len(fields):
@@ -137,6 +151,12 @@ class BoundTuple(BoundKey):
         return body + b"\x00", body + b"\xff"
 
 
+def _depth_problem(value: Any) -> str | None:
+    if type(value) is not int or not 0 <= value <= DEPTH_CEILING:
+        return f"an int from 0 to {DEPTH_CEILING}"
+    return None
+
+
 class FdbTupleCodec(BaseCodec):
     """The FoundationDB tuple layer.
 
@@ -155,6 +175,14 @@ class FdbTupleCodec(BaseCodec):
             "python", "how ±(2**64-1) is written: 'python' as fdb.tuple (arbitrary-precision "
             "form), 'java' as the Java and Go bindings (fixed 8-byte form)",
             choices=("python", "java")),
+        # 64 (format.MAX_DEPTH): real keys nest a level or two; deep enough for any of them,
+        # shallow enough that a decoded value hashes, compares, prints and pickles safely
+        # within Python's recursion limit, and the compiled module's own recursion bound
+        "max_depth": Option(
+            MAX_DEPTH, "how deep tuples may nest (a nested tuple's elements are at depth 1): "
+            "deeper keys are refused on decode (DecodeError) and deeper values on encode "
+            f"(EncodeError); 0 allows no nested tuple, at most {DEPTH_CEILING}",
+            check=_depth_problem),
     }
     CAPABILITIES = Capabilities(
         field_types=set(FIELD_CODES),
@@ -176,13 +204,14 @@ class FdbTupleCodec(BaseCodec):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._form: str = self.options["max_u64_form"]
+        self.max_depth: int = self.options["max_depth"]
         # the compiled schemaless paths, as instance attributes; built whichever
         # implementation is in force now, because they check _impl.current on every call
         module = _impl.module(PACKAGE)
         if module is not None:
             fast = module.Schemaless(types.MethodType(FdbTupleCodec.encode, self),
                                      types.MethodType(FdbTupleCodec.decode, self),
-                                     self._form == "java")
+                                     self._form == "java", self.max_depth)
             self.encode, self.decode = fast.encode, fast.decode  # type: ignore[method-assign]
 
     # -- schemaless API (the codec's own) ---------------------------------------------------
@@ -192,7 +221,7 @@ class FdbTupleCodec(BaseCodec):
         """``prefix ‖ enc(values)``, as ``fdb.tuple.pack(values, prefix=prefix)``."""
         if schema is not None:
             return self.bind(schema).encode(values, prefix)
-        key = encode_values(self._values(values), self._form)
+        key = encode_values(self._values(values), self._form, self.max_depth)
         return as_bytes(prefix, "prefix") + key if prefix else key
 
     def encode_schemaless(self, values: Sequence[Any]) -> bytes:
@@ -206,7 +235,7 @@ class FdbTupleCodec(BaseCodec):
         data = as_bytes(key)
         start = check_prefix(data, prefix) if prefix else 0
         try:
-            return tuple(decode_elements(data, start)[0])
+            return tuple(decode_elements(data, start, None, self.max_depth)[0])
         except DecodeError as exc:
             raise exc.add_context(codec=NAME) from None
 
@@ -230,12 +259,12 @@ class FdbTupleCodec(BaseCodec):
         """
         module = _impl.compiled(PACKAGE)
         if module is not None:
-            key: bytes | None = module.encode_with_versionstamp(values, prefix,
-                                                                self._form == "java")
+            key: bytes | None = module.encode_with_versionstamp(
+                values, prefix, self._form == "java", self.max_depth)
             if key is not None:
                 return key
         return _encode_with_versionstamp(self._values(values), as_bytes(prefix, "prefix"),
-                                         self._form)
+                                         self._form, self.max_depth)
 
     def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
         """Each element's type code and what it means, its payload, length byte, ``00 ff``
@@ -259,8 +288,8 @@ class FdbTupleCodec(BaseCodec):
         return cast(BoundTuple, super().bind(schema))
 
     def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
-        return FieldPlan(index, field, field_writer(field.type, self._form),
-                         _field_reader(_field_check(field.type)))
+        return FieldPlan(index, field, field_writer(field.type, self._form, self.max_depth),
+                         _field_reader(_field_check(field.type), self.max_depth))
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         reference = BoundTuple(self, schema, plans)
@@ -271,7 +300,7 @@ class FdbTupleCodec(BaseCodec):
         ranges = [_INT_RANGES.get(f.type) for f in schema.fields]
         # the compiled class has BoundTuple's interface; BaseCodec types its cache BoundKey
         return cast(BoundKey, module.BoundTuple(reference, kinds, ranges,
-                                                self._form == "java"))
+                                                self._form == "java", self.max_depth))
 
 
 _DEFAULT: Final = FdbTupleCodec()

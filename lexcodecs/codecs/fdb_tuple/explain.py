@@ -233,7 +233,7 @@ def inspect(codec: FdbTupleCodec, key: Any, schema: Any = None) -> Inspection:
         codec.decode(data, parsed)  # a key that does not fit the schema is refused
     notes = Annotator()
     try:
-        values, offsets = decode_elements(data, 0, notes)
+        values, offsets = decode_elements(data, 0, notes, codec.max_depth)
     except LexCodecError as exc:
         raise exc.add_context(codec=NAME) from None
     fields: list[FieldView] = []

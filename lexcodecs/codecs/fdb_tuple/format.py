@@ -20,7 +20,8 @@ sort by type code first, then by value (spec ``fdb-tuple.md`` §2)::
   one with the sign bit set has every bit inverted. NaN payloads and -0.0 are kept.
 * **UUID** (30): 16 bytes, network order. **Versionstamp** (33): 10 bytes of transaction
   version (``ff`` × 10: incomplete, filled in at commit) and a 2-byte user version.
-* **Nested tuple** (05): the elements, then ``00``; a null inside is ``00 ff``.
+* **Nested tuple** (05): the elements, then ``00``; a null inside is ``00 ff``. Nesting is
+  limited (option ``max_depth``, :data:`MAX_DEPTH` by default) on both encode and decode.
 
 A bound schema is a tuple-layer key whose elements are checked against their fields: each
 field type takes the type codes of :data:`FIELD_CODES` (and ``00``, null, in every field);
@@ -35,6 +36,7 @@ from ...types import INT_TYPES
 
 __all__ = [
     "BYTES",
+    "DEPTH_CEILING",
     "DOUBLE",
     "FALSE",
     "FIELD_CODES",
@@ -45,6 +47,7 @@ __all__ = [
     "INT_LIMIT",
     "INT_ZERO",
     "KIND_OF_CODE",
+    "MAX_DEPTH",
     "NAME",
     "NEG_BIG",
     "NESTED",
@@ -74,6 +77,20 @@ INT_CODES: Final = frozenset(range(NEG_BIG, POS_BIG + 1))
 FIXED_LIMIT: Final = {"python": 2**64 - 2, "java": 2**64 - 1}
 #: ±(2**2040 - 1): a 255-byte magnitude, the most a length byte can say
 INT_LIMIT: Final = 2**2040 - 1
+
+#: the default of the ``max_depth`` option: how many tuples deep a nested tuple may sit (a
+#: top-level element is at depth 0, the elements of a nested tuple at depth 1). Real tuple-layer
+#: keys nest a level or two (the directory and record layers use flat or once-nested keys), so
+#: 64 is far above anything legitimate; it is the default depth of .NET's CBOR reader and the
+#: compiled module's recursion bound (``_compiled.pyx``), so no valid key leaves the compiled
+#: path; and it keeps decoded values far inside Python's recursion limit (1000), which
+#: ``==``, ``repr``, ``hash`` and ``pickle`` of a nested tuple recurse against (a 200,000-deep
+#: tuple crashes the interpreter on ``hash``; a 10,000-deep one raises RecursionError).
+MAX_DEPTH: Final = 64
+#: the largest ``max_depth`` allowed: the reference encoder recurses (two frames a level), so
+#: a deeper limit would meet Python's recursion limit instead of a clear EncodeError, and
+#: values this deep are still safe to compare, print, hash and pickle
+DEPTH_CEILING: Final = 256
 
 # -- per-code tables ------------------------------------------------------------------------
 

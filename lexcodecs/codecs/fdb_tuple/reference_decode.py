@@ -5,8 +5,11 @@ Theory of operation: the type code selects a reader from the 256-entry table
 :class:`~lexcodecs.errors.DecodeError` with the offset of the element's type code. Reading is
 strict (missing terminators, truncation, reserved codes and bad UTF-8 are errors) but accepts
 every form an official binding writes, such as non-minimal integers and the Java/Go form of
-±(2**64-1). Nested tuples are read with an explicit stack, not recursion, so a key of a
-thousand ``05`` bytes gives a value or a ``DecodeError``, never a ``RecursionError``.
+±(2**64-1). Nested tuples are read with an explicit stack, not recursion, and no deeper
+than the codec's ``max_depth`` (:data:`~.format.MAX_DEPTH` by default): the ``05`` that would
+open a tuple one level deeper is refused with a ``DecodeError`` at its own offset, before
+anything past it is read, so a hostile run of ``05`` costs time and memory bounded by the
+limit, not by the key, and every value returned is safe to hash, compare, print and pickle.
 
 ``inspect`` is this same reading with an annotation sink (``notes``, an
 :class:`~lexcodecs.codecs.fdb_tuple.explain.Annotator`): the element loops tell it every
@@ -33,6 +36,7 @@ from .format import (
     FALSE,
     FLOAT,
     INT_ZERO,
+    MAX_DEPTH,
     NAME,
     NEG_BIG,
     NESTED,
@@ -48,7 +52,8 @@ from .format import (
 if TYPE_CHECKING:
     from .explain import Annotator
 
-__all__ = ["READERS", "as_bytes", "check_prefix", "decode_elements", "make_uuid"]
+__all__ = ["READERS", "as_bytes", "check_prefix", "decode_elements", "make_uuid", "read_nested",
+           "too_deep"]
 
 Reader = Callable[[bytes, int], tuple[Any, int]]
 
@@ -176,8 +181,20 @@ def _read_versionstamp(data: bytes, pos: int) -> tuple[Any, int]:
     return Versionstamp.from_bytes(data[pos + 1:end]), end
 
 
-def read_nested(data: bytes, pos: int, notes: Annotator | None = None) -> tuple[Any, int]:
-    """The nested tuple at *pos*, read with an explicit stack (no recursion)."""
+def too_deep(data: bytes, pos: int, max_depth: int) -> DecodeError:
+    """The error for the ``05`` at *pos* that would open a tuple deeper than *max_depth*."""
+    return DecodeError(f"tuples nested deeper than max_depth={max_depth}", offset=pos,
+                       found=data[pos:pos + 1],
+                       expected=f"at most {max_depth} levels of nested tuples")
+
+
+def read_nested(data: bytes, pos: int, notes: Annotator | None = None,
+                max_depth: int = MAX_DEPTH) -> tuple[Any, int]:
+    """The nested tuple at *pos* (a top-level element: its elements are at depth 1), read
+    with an explicit stack (no recursion); a ``05`` that would open a tuple deeper than
+    *max_depth* is refused at its offset."""
+    if max_depth < 1:
+        raise too_deep(data, pos, max_depth)
     stack: list[tuple[list[Any], int]] = []
     out: list[Any] = []
     start = pos
@@ -207,6 +224,8 @@ def read_nested(data: bytes, pos: int, notes: Annotator | None = None) -> tuple[
             out, start = stack.pop()
             out.append(value)
         elif code == NESTED:
+            if len(stack) + 1 >= max_depth:  # this 05 opens depth len(stack) + 2
+                raise too_deep(data, q, max_depth)
             if notes is not None:
                 notes.nested_open(q)
             stack.append((out, start))
@@ -263,10 +282,11 @@ def check_prefix(data: bytes, prefix: Any) -> int:
     return len(prefix)
 
 
-def decode_elements(data: bytes, start: int, notes: Annotator | None = None
-                    ) -> tuple[list[Any], list[int]]:
+def decode_elements(data: bytes, start: int, notes: Annotator | None = None,
+                    max_depth: int = MAX_DEPTH) -> tuple[list[Any], list[int]]:
     """Every top-level element from *start*, with the offset of each; a DecodeError says
-    which element failed in its ``element`` attribute."""
+    which element failed in its ``element`` attribute. Nested tuples may nest *max_depth*
+    deep (the codec's option)."""
     values = []
     offsets = []
     table = READERS
@@ -277,7 +297,7 @@ def decode_elements(data: bytes, start: int, notes: Annotator | None = None
             offsets.append(pos)
             code = data[pos]
             if code == NESTED:
-                value, end = read_nested(data, pos, notes)
+                value, end = read_nested(data, pos, notes, max_depth)
             else:
                 value, end = table[code](data, pos)
                 if notes is not None:

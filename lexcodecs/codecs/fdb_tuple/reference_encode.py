@@ -11,6 +11,11 @@ overrides). Values with internal state (a UUID's ``int``, a Float32's ``bits``, 
 Versionstamp's fields) are checked before they are written: a tampered object is refused,
 never written from a slot nobody checked.
 
+Nested tuples may nest no deeper than the codec's ``max_depth`` (:data:`~.format.MAX_DEPTH`
+by default), as on decode: :func:`check_depth` walks a nested value with an explicit stack
+before anything is written and refuses it with an ``EncodeError``, so the recursive writers
+below only ever see bounded depth (and a list that contains itself is refused, not chased).
+
 Schema fields coerce their value first (:data:`FIELD_COERCE`: an int in a float64 field, a
 float in a float32 field, a range check in an int8 field), then write it as above.
 
@@ -20,6 +25,7 @@ anything else to these functions.
 
 from __future__ import annotations
 
+import functools
 import struct
 import sys
 import uuid
@@ -29,11 +35,12 @@ from typing import Any, Final
 from ..._bytes import order_bits
 from ...errors import EncodeError, LexCodecError, UnsupportedTypeError
 from ...types import INT_TYPES, Float32, Versionstamp
-from .format import FIXED_LIMIT, INT_LIMIT, NAME, NEG_BIG, POS_BIG
+from .format import FIXED_LIMIT, INT_LIMIT, MAX_DEPTH, NAME, NEG_BIG, POS_BIG
 
 __all__ = [
     "FIELD_COERCE",
     "TABLES",
+    "check_depth",
     "encode_careful",
     "encode_element",
     "encode_values",
@@ -171,8 +178,54 @@ def _versionstamp(v: Versionstamp) -> bytes:
 # -- dispatch -------------------------------------------------------------------------------
 
 
+def _too_deep(value: Any, max_depth: int) -> EncodeError:
+    return EncodeError(f"tuples nested deeper than max_depth={max_depth}", codec=NAME,
+                       value=value, expected=f"at most {max_depth} levels of nested tuples")
+
+
+def _deeper_than(value: Any, max_depth: int) -> bool:
+    """Whether the tuple or list *value* (itself at depth 1) holds a tuple or list deeper
+    than *max_depth*; an explicit stack of iterators, so time is linear and stops there."""
+    if max_depth < 1:
+        return True
+    stack = [items(value)]
+    while stack:
+        for x in stack[-1]:
+            if issubclass(type(x), (tuple, list)):
+                if len(stack) >= max_depth:  # x would be at depth len(stack) + 1
+                    return True
+                stack.append(items(x))
+                break
+        else:
+            stack.pop()
+    return False
+
+
+def check_depth(values: Sequence[Any], max_depth: int) -> None:
+    """Refuse (``EncodeError``, with the top-level index as ``field``) an element of
+    *values* whose tuples nest deeper than *max_depth*."""
+    for i, v in enumerate(values):
+        if issubclass(type(v), (tuple, list)) and _deeper_than(v, max_depth):
+            raise _too_deep(v, max_depth).add_context(field=i)
+
+
+@functools.lru_cache(maxsize=32)
+def tables(form: str, max_depth: int) -> tuple[Writers, Writer]:
+    """The top-level exact-type table for ``max_u64_form`` *form* and nesting limit
+    *max_depth*, and its (unchecked) nested-tuple writer."""
+    top, nested = _tables(_INT_WRITERS[form])
+
+    def checked(v: Sequence[Any]) -> bytes:
+        if _deeper_than(v, max_depth):
+            raise _too_deep(v, max_depth)
+        return nested(v)
+
+    return {**top, tuple: checked, list: checked}, nested
+
+
 def _tables(int_encoder: Callable[[int], bytes]) -> tuple[Writers, Writer]:
-    """The exact-type table for one way of writing ints, and its nested-tuple writer."""
+    """The exact-type table for one way of writing ints, and its nested-tuple writer; the
+    writer does not check depth (:func:`tables` wraps it in the check)."""
 
     def nested(v: Sequence[Any]) -> bytes:
         try:
@@ -201,8 +254,8 @@ def _tables(int_encoder: Callable[[int], bytes]) -> tuple[Writers, Writer]:
     return top, nested
 
 
-#: max_u64_form -> (top-level table, nested-tuple writer)
-TABLES: Final = {form: _tables(writer) for form, writer in _INT_WRITERS.items()}
+#: max_u64_form -> (top-level table, nested-tuple writer), with the default nesting limit
+TABLES: Final = {form: tables(form, MAX_DEPTH) for form in _INT_WRITERS}
 
 
 def foreign(value: Any) -> tuple[str, Any] | None:
@@ -287,8 +340,10 @@ def encode_element(value: Any, nested: bool, int_encoder: Callable[[int], bytes]
                                "Versionstamp, tuple or list")
 
 
-def encode_careful(values: Sequence[Any], int_encoder: Callable[[int], bytes]) -> bytes:
+def encode_careful(values: Sequence[Any], int_encoder: Callable[[int], bytes],
+                   max_depth: int = MAX_DEPTH) -> bytes:
     """Encode element by element, by real type, with the element's index in any error."""
+    check_depth(values, max_depth)
     parts = []
     for i, v in enumerate(values):
         try:
@@ -301,13 +356,14 @@ def encode_careful(values: Sequence[Any], int_encoder: Callable[[int], bytes]) -
     return b"".join(parts)
 
 
-def encode_values(values: Sequence[Any], form: str) -> bytes:
-    """The elements of *values* (a tuple or list), written as ``max_u64_form`` *form* says."""
-    table = TABLES[form][0]
+def encode_values(values: Sequence[Any], form: str, max_depth: int = MAX_DEPTH) -> bytes:
+    """The elements of *values* (a tuple or list), written as ``max_u64_form`` *form* says,
+    nested no deeper than *max_depth*."""
+    table = tables(form, max_depth)[0]
     try:
         return b"".join([table[type(v)](v) for v in values])
     except Exception:  # a subclass, a foreign object or an error: the careful path
-        return encode_careful(values, _INT_WRITERS[form])
+        return encode_careful(values, _INT_WRITERS[form], max_depth)
 
 # -- versionstamps --------------------------------------------------------------------------
 
@@ -357,9 +413,11 @@ def _write_with_stamp(values: Sequence[Any], parts: list[bytes], nested: bool,
     return found
 
 
-def encode_with_versionstamp(values: Sequence[Any], prefix: bytes, form: str) -> bytes:
+def encode_with_versionstamp(values: Sequence[Any], prefix: bytes, form: str,
+                             max_depth: int = MAX_DEPTH) -> bytes:
     """``prefix ‖ key ‖ offset``: the key holding exactly one incomplete versionstamp, and the
     4-byte little-endian offset of its first ``ff`` byte (counted from the prefix's start)."""
+    check_depth(values, max_depth)
     try:
         stamps = _count_incomplete(values)
         if stamps != 1:
@@ -379,6 +437,9 @@ def encode_with_versionstamp(values: Sequence[Any], prefix: bytes, form: str) ->
 def _typed_int_check(name: str) -> Callable[[Any], int]:
     lo, hi = (INT_TYPES[name].min, INT_TYPES[name].max) if name in INT_TYPES else (
         -INT_LIMIT, INT_LIMIT)
+    # the unbounded int's limits have 615 digits: name them, do not spell them out
+    bits = INT_LIMIT.bit_length()
+    span = f"{lo}..{hi}" if name in INT_TYPES else f"-(2**{bits} - 1)..2**{bits} - 1"
 
     def check(v: Any) -> int:
         if type(v) is bool or not issubclass(type(v), int):
@@ -386,7 +447,7 @@ def _typed_int_check(name: str) -> Callable[[Any], int]:
                                        expected="int")
         n: int = int.__index__(v)
         if not lo <= n <= hi:
-            raise EncodeError(f"out of range for {name}", value=n, expected=f"{lo}..{hi}")
+            raise EncodeError(f"out of range for {name}", value=n, expected=span)
         return n
 
     return check
@@ -458,9 +519,9 @@ _FIELD_WRITE: Final[dict[str, Callable[[Any, Callable[[int], bytes]], bytes]]] =
 }
 
 
-def field_writer(field_type: str, form: str) -> Writer:
+def field_writer(field_type: str, form: str, max_depth: int = MAX_DEPTH) -> Writer:
     """``write(value) -> bytes`` for one field of a bound schema: null is ``00``, anything
-    else is coerced for the field and written."""
+    else is coerced for the field and written (a tuple field's value is at depth 1)."""
     coerce = FIELD_COERCE[field_type]
     ints = _INT_WRITERS[form]
     special = _FIELD_WRITE.get(field_type)
@@ -468,16 +529,19 @@ def field_writer(field_type: str, form: str) -> Writer:
         def write_special(v: Any) -> bytes:
             return b"\x00" if v is None else special(coerce(v), ints)
         return write_special
-    table = TABLES[form][0]
+    table = tables(form, max_depth)[0]
 
     def write(v: Any) -> bytes:
         if v is None:
             return b"\x00"
         v = coerce(v)
+        # checked here, so the error carries this field's index (BoundKey adds it), not 0
+        if issubclass(type(v), (tuple, list)) and _deeper_than(v, max_depth):
+            raise _too_deep(v, max_depth)
         try:
             return table[type(v)](v)
         except LexCodecError:
             raise
         except Exception:
-            return encode_careful((v,), ints)
+            return encode_careful((v,), ints, max_depth)
     return write
