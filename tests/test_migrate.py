@@ -19,6 +19,7 @@ import math
 import os
 import pickle
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -767,6 +768,96 @@ def test_sqlite_table_and_column_names_are_quoted(tmp_path: Path) -> None:
     assert all(repr(SKV.decode(k)) == v for k, v in rows)
 
 
+@pytest.mark.parametrize(("declared", "name"), [
+    ("'kv'", "kv"),
+    ("'it''s'", "it's"),
+    ("'my table'", "my table"),
+    ("main.'s q'", "s q"),
+    ('"a""b"', 'a"b'),
+    ("[x y]", "x y"),
+    ("`q``r`", "q`r"),
+    ("é€x", "é€x"),
+    ("/* c */ 'c m' /* d */", "c m"),
+    ("IF NOT EXISTS 'ine'", "ine"),
+])
+def test_sqlite_every_table_name_sqlite_accepts(tmp_path: Path, declared: str,
+                                                name: str) -> None:
+    """Issue 15 item 8: single-quoted names (and every other spelling SQLite accepts)."""
+    db = tmp_path / "kv.db"
+    values = sample_values(20)
+    quoted = '"' + name.replace('"', '""') + '"'
+    index = '"' + (name + " v").replace('"', '""') + '"'
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute(f"CREATE TABLE {declared} (k BLOB PRIMARY KEY, v TEXT)")
+        conn.execute(f"CREATE INDEX {index} ON {quoted} (v)")
+        conn.executemany(f"INSERT INTO {quoted} VALUES (?, ?)",
+                         [(FDB.encode(v), repr(v)) for v in values])
+        conn.commit()
+    report = migrate_sqlite(db, name, "k", fdb_to_skv(), batch_size=7)
+    assert report.keys == 20
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(f"SELECT * FROM {quoted} ORDER BY k").fetchall()
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+    assert [SKV.decode(k) for k, _ in rows] == natural_sorted(values)
+    assert all(repr(SKV.decode(k)) == v for k, v in rows)
+    assert f"{name} v" in names
+    assert name + NEW_SUFFIX not in names
+    assert STATE_TABLE not in names
+
+
+def test_sqlite_two_migrations_of_one_table_at_once_the_second_is_refused(
+        tmp_path: Path) -> None:
+    """Issue 15 item 7: while one migration of a table runs (between two of its batches), a
+    second one -- in this process or another, through the API or the CLI -- is refused with
+    a clear message and changes nothing; the first then finishes; a third after it runs."""
+    db = tmp_path / "kv.db"
+    expected = make_table(db, sample_values(600))
+    seen: list[str] = []
+
+    def second_run(done: int) -> None:
+        if seen:
+            return
+        objects = schema_objects(db)
+        with pytest.raises(MigrationError, match=r"another migration of table 'kv'.*running"):
+            migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100)
+        result = run_cli(*MIGRATE, "--sqlite", db, "--table", "kv", "--key-column", "k",
+                         "--no-progress", cwd=tmp_path)
+        seen.append(assert_cli_error(result))
+        assert schema_objects(db) == objects
+
+    report = migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100, progress=second_run)
+    assert report.keys == 600
+    assert report.resumed is False
+    assert "another migration of table 'kv'" in seen[0]
+    assert_sqlite_migrated(db, expected)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kv.db"]  # no lock file left
+    make_table(db, sample_values(10), table="other")
+    migrate_sqlite(db, "other", "k", fdb_to_skv())  # the lock is free again
+
+
+@pytest.mark.parametrize("room", [0.0, 0.3, 0.6])
+def test_sqlite_disk_full_says_so_keeps_the_table_and_resumes(tmp_path: Path,
+                                                              room: float) -> None:
+    """Issue 15 item 7: the database fills up for real (SQLite's ``max_page_count`` caps
+    it) before the copy, halfway or near its end: the error says "disk full", the original
+    table is intact, and once there is room the same migration resumes and finishes."""
+    db = tmp_path / "kv.db"
+    expected = make_table(db, sample_values(3000))
+    before = table_rows(db)
+    with closing(sqlite3.connect(db)) as conn:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages + int(pages * room) + 1}")
+        with pytest.raises(MigrationError, match="disk full") as caught:
+            migrate_sqlite(conn, "kv", "k", fdb_to_skv(), batch_size=200)
+        assert "rollback" not in str(caught.value)
+        assert table_rows(db) == before
+        assert index_definitions(db)  # the table's indexes too
+        conn.execute(f"PRAGMA max_page_count = {1 << 30}")
+        report = migrate_sqlite(conn, "kv", "k", fdb_to_skv(), batch_size=200)
+    assert report.keys == 3000
+    assert_sqlite_migrated(db, expected)
+
+
 def test_sqlite_verify_notices_rows_changed_between_runs(tmp_path: Path) -> None:
     """Between an interrupted run and its rerun, a row already copied is deleted and a new one
     added (the count stays the same). Verification ("every new key decodes to the old key's
@@ -1187,6 +1278,54 @@ def test_lmdb_restart_after_a_crash_between_the_renames(
     assert_lmdb_migrated(path, expected)
 
 
+def _crash_between_the_renames(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_replace = os.replace
+
+    def replace(src: Any, dst: Any) -> None:
+        if str(src).endswith(".lexcodecs-new"):
+            raise Crash
+        real_replace(src, dst)
+
+    monkeypatch.setattr(lmdb_store.os, "replace", replace)
+    with pytest.raises(Crash):
+        migrate_lmdb(path, fdb_to_skv())
+    monkeypatch.undo()
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("keep_old", [False, True])
+def test_cli_finishes_a_swap_interrupted_between_the_renames(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep_old: bool) -> None:
+    """Issue 15 item 5: the CLI, not only the API, finishes the half-done swap, and says so."""
+    path = tmp_path / "env"
+    expected = make_env(path, sample_values(100))
+    before = read_env(path)
+    _crash_between_the_renames(path, monkeypatch)
+    result = run_cli(*MIGRATE, "--lmdb", path, "--no-progress",
+                     *(["--keep-old"] if keep_old else []), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "finished the swap of an interrupted run" in result.stdout
+    assert_lmdb_migrated(path, expected, keep_old=keep_old)
+    if keep_old:
+        assert read_env(tmp_path / "env.lexcodecs-old") == before
+
+
+def test_cli_rolls_back_a_swap_interrupted_between_the_renames_without_its_copy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 item 5: the verified copy is gone (removed by hand): the CLI puts the
+    original back, says it rolled back, and migrates again from it."""
+    path = tmp_path / "env"
+    expected = make_env(path, sample_values(100))
+    _crash_between_the_renames(path, monkeypatch)
+    shutil.rmtree(new_env_path(path))
+    result = run_cli(*MIGRATE, "--lmdb", path, "--no-progress", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert any("rolled back" in note for note in report["notes"])
+    assert report["keys"] == 100
+    assert_lmdb_migrated(path, expected)
+
+
 def test_lmdb_new_key_too_long_for_lmdb_is_a_migration_error(tmp_path: Path) -> None:
     """sqlite4 writes bytes 8/7 longer: a 480-byte value fits LMDB's 511-byte key limit as an
     fdb-tuple key but not as a sqlite4 key. A lexcodecs error, not lmdb's own."""
@@ -1198,6 +1337,72 @@ def test_lmdb_new_key_too_long_for_lmdb_is_a_migration_error(tmp_path: Path) -> 
     with pytest.raises(MigrationError):
         migrate_lmdb(path, Transcoder("fdb-tuple", "sqlite4", schema))
     assert read_env(path) == before
+
+
+def test_lmdb_map_grows_when_it_fills(tmp_path: Path) -> None:
+    """Issue 15 item 6: a new environment whose map is too small grows between batches
+    instead of failing with lmdb's MapFullError."""
+    path = tmp_path / "env"
+    expected = make_env(path, sample_values(3000))
+    report = migrate_lmdb(path, fdb_to_skv(), batch_size=500, map_size=1 << 15)
+    assert report.keys == 3000
+    assert_lmdb_migrated(path, expected)
+
+
+def test_lmdb_map_grows_from_the_default_size(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default map (twice what the source uses, with a floor made small here) is too
+    small for keys that grow more than twice: it grows."""
+    schema = "n:int64"
+    fdb = get_codec("fdb-tuple").bind(schema)
+    monkeypatch.setattr(lmdb_store, "_MIN_MAP_SIZE", 1 << 12)
+    path = tmp_path / "env"
+    env = lmdb.open(str(path), map_size=1 << 20)
+    try:
+        with env.begin(write=True) as txn:
+            for n in range(20_000):
+                txn.put(fdb.encode((n,)), b"")
+    finally:
+        env.close()
+    report = migrate_lmdb(path, Transcoder("fdb-tuple", "skv", schema), batch_size=5000)
+    assert report.keys == 20_000
+    skv = get_codec("skv").bind(schema)
+    assert [skv.decode(k) for k, _ in read_env(path)] == [(n,) for n in range(20_000)]
+    assert leftovers(path) == []
+
+
+def test_cli_map_size(tmp_path: Path) -> None:
+    path = tmp_path / "env"
+    expected = make_env(path, sample_values(2000))
+    result = run_cli(*MIGRATE, "--lmdb", path, "--map-size", "32KiB", "--batch-size", "700",
+                     "--json", "--no-progress", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["keys"] == 2000
+    assert_lmdb_migrated(path, expected)
+    for bad in ("0", "lots", "1.5GiB"):
+        result = run_cli(*MIGRATE, "--lmdb", path, "--map-size", bad, cwd=tmp_path)
+        assert result.returncode == 2
+        assert "Traceback" not in result.stderr
+        assert result.stderr.splitlines()[-1].startswith(
+            "lexcodecs migrate: error: argument --map-size")
+    assert "--map-size" in assert_cli_error(
+        run_cli(*MIGRATE, "--input", "-", "--map-size", "1MiB", cwd=tmp_path, stdin=""))
+
+
+def test_lmdb_refusal_leaves_no_half_written_target(tmp_path: Path) -> None:
+    """Issue 15 item 6: a refusal during the copy (a new key too long for LMDB, after some
+    batches were written) removes the new environment and the state file; a rerun is
+    refused the same way, again leaving nothing behind."""
+    schema = "b:bytes"
+    fdb = get_codec("fdb-tuple").bind(schema)
+    path = tmp_path / "env"
+    make_env(path, [(b"a%d" % i,) for i in range(50)] + [(b"\x7f" * 480,)], codec=fdb)
+    before = read_env(path)
+    for _ in range(2):
+        with pytest.raises(MigrationError, match="LMDB holds keys"):
+            migrate_lmdb(path, Transcoder("fdb-tuple", "sqlite4", schema), batch_size=10)
+        assert read_env(path) == before
+        assert leftovers(path) == []
 
 
 @pytest.mark.parametrize("batch_size", [0, -1])

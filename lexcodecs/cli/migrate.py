@@ -15,13 +15,14 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from ..migrate import MigrationReport, Transcoder, migrate_lines, migrate_lmdb, migrate_sqlite
 from ..registry import get_codec
 from ..schema import KeySchema
 from .arguments import CliError, Subparsers, _options, _progress_bar
 
-__all__ = ["batch_size", "run_migrate"]
+__all__ = ["batch_size", "map_size", "run_migrate"]
 
 
 def _add_migrate(commands: Subparsers) -> None:
@@ -42,6 +43,10 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
     p.add_argument("--batch-size", type=batch_size, default=10_000, metavar="N",
                    help="keys per committed batch (default 10000)")
+    p.add_argument("--map-size", type=map_size, default=None, metavar="BYTES",
+                   help="with --lmdb: the new environment's first map size (e.g. 64MiB, "
+                   "1GiB); it doubles whenever it fills (default: twice the source's use, at "
+                   "least 64MiB)")
     p.add_argument("--keep-old", action="store_true",
                    help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
     p.add_argument("--restart", action="store_true",
@@ -58,11 +63,32 @@ def batch_size(text: str) -> int:
     return value
 
 
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 10**6,
+          "mib": 1 << 20, "g": 1 << 30, "gb": 10**9, "gib": 1 << 30, "t": 1 << 40,
+          "tb": 10**12, "tib": 1 << 40}
+
+
+def map_size(text: str) -> int:
+    """A size in bytes: a number with an optional unit (KiB, MiB, GiB, TiB; KB, MB...)."""
+    number = text.strip().rstrip("bBiIkKmMgGtT")
+    unit = text.strip()[len(number):].lower()
+    try:
+        value = int(number) * _UNITS[unit]
+    except (ValueError, KeyError):
+        raise argparse.ArgumentTypeError(f"{text}: not a size (e.g. 1073741824, 512MiB, "
+                                         "2GiB)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: a map holds at least one byte")
+    return value
+
+
 def run_migrate(args: argparse.Namespace) -> int:
     source = get_codec(args.source, **_options(args.from_options))
     target = get_codec(args.target, **_options(args.to_options))
     transcoder = Transcoder(source, target, KeySchema.parse(args.schema))
     modes = [m for m in ("input", "sqlite", "lmdb") if getattr(args, m) is not None]
+    if args.map_size is not None and args.lmdb is None:
+        raise CliError("--map-size goes with --lmdb")
     if len(modes) != 1:
         raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, or "
                        "--lmdb PATH (exactly one)")
@@ -80,11 +106,14 @@ def run_migrate(args: argparse.Namespace) -> int:
                                     batch_size=args.batch_size, keep_old=args.keep_old,
                                     restart=args.restart, progress=progress)
         else:
-            if not os.path.exists(args.lmdb):
+            env = Path(args.lmdb)
+            if not env.exists() and not any(  # not a swap interrupted halfway either
+                    env.with_name(env.name + suffix).exists()
+                    for suffix in (".lexcodecs-old", ".lexcodecs-state")):
                 raise CliError(f"--lmdb {args.lmdb}: no such LMDB environment")
             report = migrate_lmdb(args.lmdb, transcoder, batch_size=args.batch_size,
                                   keep_old=args.keep_old, restart=args.restart,
-                                  progress=progress)
+                                  progress=progress, map_size=args.map_size)
     finally:
         if bar:
             bar.close()

@@ -14,7 +14,10 @@ The phases are ``copy``, ``copied`` and ``verified``. Verify checks equal entry 
 old entry under its new key with its value, and the natural order of the new keys. The swap is
 two directory renames (``<path>`` to ``.lexcodecs-old``, ``.lexcodecs-new`` to ``<path>``); a
 rerun tells from what exists which of them happened and finishes them, and a restart never
-discards a verified copy that is being swapped in.
+discards a verified copy that is being swapped in; a rerun that finds the original moved aside
+but no verified copy puts the original back (:func:`_lmdb_half_swapped`). The new map doubles
+whenever a batch does not fit (:func:`_lmdb_put_batch`); a refusal while copying or checking
+removes the new environment and the state file.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ __all__ = ["migrate_lmdb"]
 
 def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                  batch_size: int = 10_000, keep_old: bool = False, restart: bool = False,
-                 progress: Progress = None) -> MigrationReport:
+                 progress: Progress = None, map_size: int | None = None) -> MigrationReport:
     """Migrate the keys of an LMDB environment (its main database), values unchanged.
 
     The new keys go to a new environment ``<path>.lexcodecs-new``; the position reached is
@@ -44,8 +47,17 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     after a crash writes the same keys and values again: LMDB keeps one of each). After the
     checks the directories are swapped; the old one stays as ``<path>.lexcodecs-old`` with
     *keep_old*, else it is removed.
+
+    The new environment's map starts at *map_size* bytes (default: the larger of the
+    source's map, twice the space it uses, and 64 MiB) and doubles whenever a batch does not
+    fit (between transactions, as LMDB allows), so a target with larger keys never fails for
+    room. A refusal while copying or checking removes the half-written new environment and
+    the state file: a rerun starts afresh, and nothing is left behind.
     """
     _check_batch_size(batch_size)
+    if map_size is not None and (isinstance(map_size, bool) or not isinstance(map_size, int)
+                                 or map_size < 1):
+        raise MigrationError(f"map_size must be a positive number of bytes, not {map_size!r}")
     lmdb = _lmdb()
     t = transcoder
     started = time.monotonic()
@@ -55,6 +67,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     state_path = src_path.with_name(src_path.name + ".lexcodecs-state")
     settings = {"source": t.source.config(), "target": t.target.config(),
                 "schema": t.schema.to_text()}
+    notes = _lmdb_half_swapped(src_path, new_path, old_path, state_path)
     if restart and not _lmdb_swapping(state_path):
         shutil.rmtree(new_path, ignore_errors=True)
         state_path.unlink(missing_ok=True)
@@ -76,21 +89,30 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                  "last_new_key": None, "report": report.to_dict()}
     else:
         report = MigrationReport(**{**state["report"], "resumed": True})
+    report.notes += notes
     if state["phase"] != "verified":
         try:
             source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
         except lmdb.Error as exc:
             raise MigrationError(f"{src_path} is not an LMDB environment ({exc})") from None
         try:
-            size = max(source.info()["map_size"], 2 * _used_bytes(source), 1 << 26)
+            size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
+                                   _MIN_MAP_SIZE)
             target = lmdb.open(str(new_path), map_size=size)
             try:
                 if state["phase"] == "copy":
                     _lmdb_copy(source, target, t, report, state, state_path, batch_size,
                                progress)
                 _lmdb_verify(source, target, t, report)
+            except lmdb.Error as exc:
+                raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
+                                     "untouched") from None
             finally:
                 target.close()
+        except MigrationError:  # a refusal leaves no half-written target behind
+            shutil.rmtree(new_path, ignore_errors=True)
+            state_path.unlink(missing_ok=True)
+            raise
         finally:
             source.close()
         state["phase"], state["report"] = "verified", report.to_dict()
@@ -109,6 +131,30 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     state_path.unlink()
     report.seconds += time.monotonic() - started
     return report
+
+
+#: the smallest map a new environment starts with (unless map_size says otherwise)
+_MIN_MAP_SIZE = 1 << 26
+#: the map never grows beyond this (a batch that does not fit then is a refusal)
+_MAX_MAP_SIZE = 1 << 44
+
+
+def _lmdb_half_swapped(src_path: Path, new_path: Path, old_path: Path,
+                       state_path: Path) -> list[str]:
+    """A run stopped between the two renames of the swap: ``<path>`` is gone, the original is
+    at ``.lexcodecs-old``. With the verified copy at ``.lexcodecs-new`` the swap is finished
+    (by the caller, which goes on to the second rename); without it the original is put back
+    (rolled back) and the migration starts again. Returns what will be or was done."""
+    if src_path.exists() or not old_path.exists():
+        return []
+    if new_path.exists() and _lmdb_swapping(state_path):
+        return [f"finished the swap of an interrupted run: the verified copy "
+                f"{new_path.name} becomes {src_path}"]
+    os.replace(old_path, src_path)
+    if not new_path.exists():
+        state_path.unlink(missing_ok=True)  # no copy to swap in: start again
+    return [f"rolled back the swap of an interrupted run: the original {old_path.name} is "
+            f"{src_path} again, unchanged, and the migration started again"]
 
 
 def _lmdb() -> Any:
@@ -173,14 +219,13 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                 positioned = cursor.next()
                 last_key = key
             limit = target.max_key_size()
-            with target.begin(write=True) as txn:
-                for new, value in batch:
-                    if not 1 <= len(new) <= limit:
-                        raise MigrationError(
-                            f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
-                            f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
-                            codec=t.target.name)
-                    txn.put(new, value)
+            for new, _ in batch:
+                if not 1 <= len(new) <= limit:
+                    raise MigrationError(
+                        f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
+                        f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
+                        codec=t.target.name)
+            _lmdb_put_batch(target, batch)
             report.keys += len(batch)
             assert last_key is not None
             state.update(last_key=last_key.hex(),
@@ -191,6 +236,24 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                 progress(report.keys)
     state.update(phase="copied", report=report.to_dict())
     _write_state(state_path, state)
+
+
+def _lmdb_put_batch(target: Any, batch: list[tuple[bytes, bytes]]) -> None:
+    """Write one batch in one transaction; when the map is full, the transaction is aborted,
+    the map doubled (between transactions, as LMDB allows) and the batch written again."""
+    lmdb = _lmdb()
+    while True:
+        try:
+            with target.begin(write=True) as txn:
+                for new, value in batch:
+                    txn.put(new, value)
+            return
+        except lmdb.MapFullError:
+            size = target.info()["map_size"]
+            if size >= _MAX_MAP_SIZE:
+                raise MigrationError(f"the new environment is full at a map of {size:,} "
+                                     "bytes; the original is untouched") from None
+            target.set_mapsize(min(2 * size, _MAX_MAP_SIZE))
 
 
 def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationReport) -> None:

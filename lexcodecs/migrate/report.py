@@ -38,6 +38,9 @@ class MigrationReport:
     anomalies: dict[str, int] = attrs.field(factory=dict)
     seconds: float = 0.0
     resumed: bool = False
+    #: what a run did besides the migration itself, e.g. finishing or rolling back the swap
+    #: of an interrupted run (left out of :meth:`to_dict` when there is none)
+    notes: list[str] = attrs.field(factory=list)
 
     def note_order(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
         """Two keys adjacent in the old order whose new keys sort the other way."""
@@ -46,7 +49,10 @@ class MigrationReport:
             self.examples.append(([repr(v) for v in before], [repr(v) for v in after]))
 
     def to_dict(self) -> dict[str, Any]:
-        return attrs.asdict(self)
+        d = attrs.asdict(self)
+        if not d["notes"]:
+            del d["notes"]
+        return d
 
     def summary(self) -> str:
         rate = self.keys / self.seconds if self.seconds else 0.0
@@ -62,6 +68,7 @@ class MigrationReport:
         for name, count in self.anomalies.items():
             lines.append(f"{count:,} departure(s) from the natural order in the new keys, "
                          f"declared by the target as anomaly {name!r}")
+        lines += self.notes
         return "\n".join(lines)
 
 

@@ -15,10 +15,17 @@ until everything is known to be right.
 3. **swap** -- one transaction drops the old table (or, with *keep_old*, renames it to
    ``<table>__lexcodecs_old``), renames the new one, makes the table's own indexes and
    triggers again, and forgets the state (dropping the state table when it is empty).
+
+One migration of a table runs at a time (:func:`_table_lock`: an ``flock`` the operating
+system drops when its holder dies); a second is refused. A database that fills up is reported
+as "disk full"; SQLite has then rolled the batch back by itself, the original is intact and
+the rerun resumes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import re
@@ -60,14 +67,83 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     else:
         db = sqlite3.connect(database, isolation_level=None)
     try:
-        return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
-                               restart, progress)
+        with _table_lock(db, table):
+            return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
+                                   restart, progress)
     except sqlite3.DatabaseError as exc:
-        raise MigrationError(f"SQLite: {exc} ({database if own else 'the connection'}); "
-                             "nothing was changed that a rerun does not finish") from None
+        where = database if own else "the connection"
+        if _is_full(exc):
+            raise MigrationError(
+                f"disk full: the database {where} cannot grow (SQLite: {exc}); the original "
+                f"table {table!r} is intact and the batches copied so far are kept: make room "
+                "and run the same migration again, it resumes where it stopped") from None
+        raise MigrationError(f"SQLite: {exc} ({where}); nothing was changed that a rerun "
+                             "does not finish") from None
     finally:
         if own:
             db.close()
+
+
+#: SQLite's result code for "database or disk is full"
+_SQLITE_FULL: Final = 13
+
+
+def _is_full(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return bool(code & 0xFF == _SQLITE_FULL)
+    return "full" in str(exc)
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already (it rolls back by itself on
+    some errors, a full disk among them: a second ROLLBACK would hide the real error)."""
+    if db.in_transaction:
+        db.execute("ROLLBACK")
+
+
+@contextlib.contextmanager
+def _table_lock(db: sqlite3.Connection, table: str) -> Iterator[None]:
+    """Hold the lock of migrations of *table*: one at a time, a second run is refused.
+
+    The lock is an exclusive ``flock`` on ``<database>.lexcodecs-lock-<hash of the table
+    name>``: the operating system drops it when its holder dies (even by ``kill -9``), so a
+    crashed run never leaves a stale lock. The file is removed by the run that holds it. An
+    in-memory or temporary database cannot be reached by another process: no lock.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        yield
+        return
+    row = next((r for r in db.execute("PRAGMA database_list") if r[1] == "main"), None)
+    if row is None or not row[2]:
+        yield
+        return
+    digest = hashlib.sha256(table.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    path = f"{row[2]}.lexcodecs-lock-{digest}"
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise MigrationError(
+                f"another migration of table {table!r} in {row[2]} is running (it holds "
+                f"{path}); wait for it to finish, then run again") from None
+        try:  # the holder before us may have removed the file just before we locked it
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        os.close(fd)
 
 
 def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Transcoder,
@@ -106,7 +182,7 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
             report = MigrationReport(**{**state["report"], "resumed": True})
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        _rollback(db)
         raise
     assert state is None or isinstance(state, dict)
     phase = "copy" if state is None else state["phase"]
@@ -155,13 +231,43 @@ def _table_sql(db: sqlite3.Connection, table: str) -> str:
 
 
 def _renamed_sql(sql: str, table: str, new_name: str) -> str:
-    """The CREATE TABLE statement of *table* for a table called *new_name*."""
-    pattern = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"
-                         r"(\"(?:[^\"]|\"\")*\"|\[[^\]]*\]|`[^`]*`|[\w$]+)", re.IGNORECASE)
-    m = pattern.match(sql)
-    if m is None:
+    """The CREATE TABLE statement of *table* for a table called *new_name*.
+
+    The name is read the way SQLite's tokenizer reads it: any of its four quotings (``"..."``,
+    ``'...'``, ``[...]``, `````...`````, with doubled quotes inside), or a bare identifier
+    (letters, digits, ``_``, ``$`` and any character above U+007F), possibly qualified by a
+    schema name, with comments and white space around them.
+    """
+    head = _CREATE_TABLE.match(sql)
+    if head is None:
         raise MigrationError(f"cannot read the definition of table {table!r}: {sql[:80]!r}")
-    return sql[:m.start(1)] + _quote(new_name) + sql[m.end(1):]
+    start = _skip_space(sql, head.end())
+    end = _name_end(sql, start)
+    after = _skip_space(sql, end)
+    if end > start and after < len(sql) and sql[after] == ".":  # schema.table
+        end = _name_end(sql, _skip_space(sql, after + 1))
+    if end <= start:
+        raise MigrationError(f"cannot read the definition of table {table!r}: {sql[:80]!r}")
+    return sql[:start] + _quote(new_name) + sql[end:]
+
+
+_CREATE_TABLE: Final = re.compile(r"\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TABLE\s*"
+                                  r"(?:(?:--[^\n]*(?:\n|$)|/\*.*?(?:\*/|$)|\s)*"
+                                  r"IF\s+NOT\s+EXISTS(?![\w$\x80-\U0010ffff]))?",
+                                  re.IGNORECASE | re.DOTALL)
+_SPACE: Final = re.compile(r"(?:--[^\n]*(?:\n|$)|/\*.*?(?:\*/|$)|\s)*", re.DOTALL)
+_NAME: Final = re.compile(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'|\[[^\]]*\]|`(?:[^`]|``)*`'
+                          r"|[A-Za-z0-9_$\x80-\U0010ffff]+")
+
+
+def _skip_space(sql: str, pos: int) -> int:
+    m = _SPACE.match(sql, pos)
+    return pos if m is None else m.end()
+
+
+def _name_end(sql: str, pos: int) -> int:
+    m = _NAME.match(sql, pos)
+    return pos if m is None else m.end()
 
 
 def _quote(name: str) -> str:
@@ -223,12 +329,12 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
                         table))
             db.execute("COMMIT")
         except sqlite3.IntegrityError as exc:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise MigrationError(f"two keys of {table!r} have the same new key ({exc}): the "
                                  "target format cannot tell their values apart; the "
                                  "original is untouched") from None
         except BaseException:
-            db.execute("ROLLBACK")
+            _rollback(db)
             raise
         if progress is not None:
             progress(report.keys)
@@ -293,11 +399,12 @@ def _sqlite_swap(db: sqlite3.Connection, table: str, new_table: str, old_table: 
             db.execute(f"DROP TABLE {STATE_TABLE}")
         db.execute("COMMIT")
     except sqlite3.Error as exc:
-        db.execute("ROLLBACK")
-        raise MigrationError(f"the swap of {table!r} failed ({exc}); nothing changed: the old "
+        _rollback(db)
+        raise MigrationError(f"{'disk full: ' if _is_full(exc) else ''}the swap of {table!r} "
+                             f"failed ({exc}); nothing changed: the old "
                              "table is intact and the checked copy is kept for a rerun") from None
     except BaseException:
-        db.execute("ROLLBACK")
+        _rollback(db)
         raise
     finally:
         db.execute("PRAGMA legacy_alter_table = OFF")
