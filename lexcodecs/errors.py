@@ -22,6 +22,7 @@ build context they do not need.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "SchemaError",
     "UnknownCodecError",
     "UnsupportedTypeError",
+    "describe_int",
     "describe_value",
 ]
 
@@ -61,21 +63,95 @@ _NOTHING: Any = _Nothing()
 def describe_value(value: Any, limit: int = MAX_VALUE_REPR) -> str:
     """``repr(value)`` cut to *limit* characters, with the cut marked and the full size told.
 
+    Linear in the value's size whatever it is: a big int is described by its size, never
+    turned into decimal text (quadratic, and refused by Python beyond 4300 digits); a long
+    str or bytes is cut before it is repr'd; a tuple or list is described item by item until
+    the limit is spent.
+
     >>> print(describe_value(b"ab" * 100, limit=20))
     b'ababababababababa… (200 bytes)
+    >>> print(describe_value(-10**5000))
+    <int of 16610 bits, about -1e5000>
     """
-    try:
-        text = repr(value)
-    except Exception:  # a broken __repr__ must not hide the real error
-        text = f"<{type(value).__name__} object>"
+    text = _bounded_repr(value, limit)
     if len(text) <= limit:
         return text
     size = ""
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        size = f" ({len(value)} bytes)"
-    elif isinstance(value, (str, tuple, list)):
-        size = f" ({len(value)} items)" if not isinstance(value, str) else f" ({len(value)} chars)"
+    try:
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            size = f" ({len(value)} bytes)"
+        elif isinstance(value, str):
+            size = f" ({len(value)} chars)"
+        elif isinstance(value, (tuple, list)):
+            size = f" ({len(value)} items)"
+    except Exception:  # a released memoryview, a lying __len__
+        size = ""
     return text[: limit - 1] + "…" + size
+
+
+#: longest "expected ..." part of a message (a list of choices may be longer than a value)
+MAX_EXPECTED = 4 * MAX_VALUE_REPR
+
+
+def _cut(text: str, limit: int = MAX_EXPECTED) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+#: ints up to this many bits (1234 digits) are converted to decimal text (cheap at that size),
+#: then cut; larger ones are described by their size and magnitude
+_INT_SHOWN_BITS = 4096
+
+
+def describe_int(n: int, limit: int | None = MAX_VALUE_REPR) -> str:
+    """An int as text cut to *limit* characters (``None``: uncut) if it is not huge, else its
+    size and magnitude, in time linear in its size: never a full decimal conversion, which is
+    quadratic and refused by Python beyond 4300 digits.
+
+    >>> describe_int(-12345)
+    '-12345'
+    >>> describe_int(-10**5000)
+    '<int of 16610 bits, about -1e5000>'
+    """
+    n = int.__index__(n) if type(n) is not int else n  # subclasses: the real value
+    bits = n.bit_length()
+    if bits <= _INT_SHOWN_BITS:
+        text = int.__repr__(n)
+        return text if limit is None or len(text) <= limit else text[:limit - 1] + "…"
+    # log10 from the top 64 bits: exact enough for a magnitude, linear in the size
+    top = abs(n) >> (bits - 64)
+    log10 = math.log10(top) + (bits - 64) * math.log10(2)
+    exponent = math.floor(log10)
+    mantissa = 10 ** (log10 - exponent)
+    sign = "-" if n < 0 else ""
+    return f"<int of {bits} bits, about {sign}{mantissa:.3g}e{exponent}>"
+
+
+def _bounded_repr(value: Any, limit: int) -> str:
+    """``repr(value)``, but stopping soon after *limit* characters where that saves work."""
+    try:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if type(value) is int or type(value).__repr__ is int.__repr__:
+                return describe_int(value, None)
+        elif type(value) in (str, bytes, bytearray):
+            if len(value) > limit:
+                return repr(value[:limit]) + "…"
+        elif type(value) in (tuple, list):
+            opening, closing = ("(", ")") if type(value) is tuple else ("[", "]")
+            parts: list[str] = []
+            used = 1
+            for item in value:
+                if used > limit:
+                    parts.append("…")
+                    break
+                part = _bounded_repr(item, limit - used)
+                parts.append(part)
+                used += len(part) + 2
+            if type(value) is tuple and len(parts) == 1:
+                return f"({parts[0]},)"
+            return opening + ", ".join(parts) + closing
+        return repr(value)
+    except Exception:  # a broken __repr__ must not hide the real error
+        return f"<{type(value).__name__} object>"
 
 
 class LexCodecError(Exception):
@@ -146,7 +222,7 @@ class LexCodecError(Exception):
         if self.has_value:
             text = f"{describe_value(self.value)}: {text}"
         if self.expected:
-            text += f"; expected {self.expected}"
+            text += f"; expected {_cut(self.expected)}"
         return text
 
     def __str__(self) -> str:
@@ -204,7 +280,7 @@ class DecodeError(LexCodecError, ValueError):
         text = " ".join(head)
         text = f"{text}: {self.reason}" if text else self.reason
         if self.expected:
-            text += f"; expected {self.expected}"
+            text += f"; expected {_cut(self.expected)}"
         return text
 
 

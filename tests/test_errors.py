@@ -292,3 +292,76 @@ def test_schema_error_without_position_has_no_caret() -> None:
     error = SchemaError("duplicate field name", codec="c", field=1, field_name="a",
                         field_type="int8", value="a", expected="unique names")
     assert str(error) == "c: field 1 'a' (int8): 'a': duplicate field name; expected unique names"
+
+
+# -- issue 15: big ints, bounded messages, linear time ------------------------------------
+
+
+def test_describe_value_of_an_int_beyond_the_str_limit() -> None:
+    text = describe_value(10**5000)  # str() would raise ValueError (4300-digit limit)
+    assert text == "<int of 16610 bits, about 1e5000>"
+    assert describe_value(-(10**5000)) == "<int of 16610 bits, about -1e5000>"
+    assert describe_value((1, 10**5000)) == "(1, <int of 16610 bits, about 1e5000>)"
+
+
+def test_describe_value_of_a_huge_int_is_linear_without_the_str_limit() -> None:
+    import sys
+    import time
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        n = 7 << 4_000_000  # 1.2 million digits: str() would take many seconds
+        start = time.perf_counter()
+        text = describe_value(n)
+        message = str(EncodeError("too big", value=[n, n], expected="small"))
+        assert time.perf_counter() - start < 0.5
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert text.startswith("<int of 4000003 bits, about ")
+    assert len(message) < 200
+
+
+def test_describe_value_of_int_subclasses_and_nesting() -> None:
+    class Big(int):
+        pass
+
+    assert describe_value(Big(10**5000)) == "<int of 16610 bits, about 1e5000>"
+    deep: object = ()
+    for _ in range(100_000):
+        deep = (deep,)
+    assert len(describe_value(deep)) <= MAX_VALUE_REPR + 20
+
+
+def test_long_expected_is_cut() -> None:
+    message = str(EncodeError("out of range", value=1, expected="9" * 10_000))
+    assert len(message) < 400
+
+
+@pytest.mark.usefixtures("impl")
+def test_sqlite4_non_integer_decimal_in_int_field_message_is_cut() -> None:
+    """Issue 15 item 4: a 50 KB decimal in an int64 field made a 100,000-character message."""
+    import decimal
+
+    from lexcodecs import DecodeError, get_codec
+
+    codec = get_codec("sqlite4")
+    key = codec.encode((decimal.Decimal("1." + "3" * 100_000),), "a:decimal")
+    assert len(key) > 50_000
+    with pytest.raises(DecodeError) as info:
+        codec.decode(key, "a:int64")
+    assert "is not an integer" in str(info.value)
+    assert len(str(info.value)) < 400
+
+
+@pytest.mark.usefixtures("impl")
+def test_sqlite4_int_far_out_of_range_message_is_cut() -> None:
+    from lexcodecs import DecodeError, get_codec
+
+    codec = get_codec("sqlite4")
+    for n in (10**5000, -(10**200)):
+        key = codec.encode((n,), "a:int")
+        with pytest.raises(DecodeError) as info:
+            codec.decode(key, "a:int64")
+        assert "out of range for int64" in str(info.value)
+        assert len(str(info.value)) < 300

@@ -53,6 +53,19 @@ def parse_hex(text: str) -> bytes:
     return bytes.fromhex(digits)
 
 
+def count(minimum: int) -> Any:
+    """An argparse ``type``: an int of at least *minimum* (a usage error otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text}: must be at least {minimum}")
+        return value
+    return parse
+
+
 def parse_option(text: str) -> tuple[str, Any]:
     """Read ``OPT=VALUE``; VALUE is a Python literal if it reads as one, else a string."""
     name, sep, raw = text.partition("=")

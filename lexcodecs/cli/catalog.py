@@ -17,7 +17,7 @@ from typing import Any
 from ..codec import Capabilities
 from ..registry import available_codecs, get_codec
 from ..schema import FIELD_TYPES
-from .arguments import CliError, Subparsers, _one_line, _progress_bar
+from .arguments import CliError, Subparsers, _one_line, _progress_bar, count
 
 __all__ = ["run_conformance", "run_list"]
 
@@ -64,7 +64,7 @@ def _add_conformance(commands: Subparsers) -> None:
     p = commands.add_parser("conformance", help="run the conformance harness on codecs")
     p.add_argument("-c", "--codec", dest="codecs", action="append", metavar="NAME",
                    help="check only these codecs (repeatable; default: all)")
-    p.add_argument("--examples", type=int, default=30, metavar="N",
+    p.add_argument("--examples", type=count(1), default=30, metavar="N",
                    help="hypothesis examples per property (default 30)")
     p.add_argument("--json", action="store_true", help="print the matrix as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

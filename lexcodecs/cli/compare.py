@@ -15,7 +15,7 @@ from typing import Any
 from ..compare import DEFAULT_SCHEMA, STORES, compare, records_from_json
 from ..registry import available_codecs
 from ..schema import KeySchema
-from .arguments import CliError, Subparsers, _progress_bar
+from .arguments import CliError, Subparsers, _progress_bar, count
 
 __all__ = ["run_compare"]
 
@@ -29,7 +29,7 @@ def _add_compare(commands: Subparsers) -> None:
                    help=f"schema text (default: {DEFAULT_SCHEMA!r})")
     p.add_argument("--records", metavar="FILE", help="JSON Lines, one array of values per "
                    "record ('-': standard input); typed values as in docs/cli.md")
-    p.add_argument("-n", type=int, default=1000, metavar="N",
+    p.add_argument("-n", type=count(0), default=1000, metavar="N",
                    help="how many records to generate (default 1000)")
     p.add_argument("-c", "--codec", dest="codecs", action="append", metavar="NAME",
                    help="compare only these codecs (repeatable; default: all)")

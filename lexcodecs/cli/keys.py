@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..errors import describe_value
 from ..inspection import inspect_key
-from .arguments import Subparsers, _codec, _codec_arguments, _schema, parse_hex
+from .arguments import CliError, Subparsers, _codec, _codec_arguments, _schema, parse_hex
 from .values import VALUES_HELP, parse_values
 
 __all__ = ["run_decode", "run_encode", "run_inspect"]
@@ -40,7 +41,14 @@ def _add_decode(commands: Subparsers) -> None:
 
 def run_decode(args: argparse.Namespace) -> int:
     codec, schema = _codec(args), _schema(args)
-    print(repr(codec.decode(parse_hex(args.hex), schema)))
+    values = codec.decode(parse_hex(args.hex), schema)
+    try:
+        text = repr(values)
+    except ValueError:  # an int beyond Python's limit on int -> str conversion
+        raise CliError(
+            "the key decodes to a number too large to print in decimal "
+            f"({describe_value(values)}); see it with: lexcodecs inspect") from None
+    print(text)
     return 0
 
 

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Final, cast
 
 from ... import _impl
 from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
-from ...errors import DecodeError, UnsupportedTypeError
+from ...errors import DecodeError, UnsupportedTypeError, describe_int
 from ...inspection import Inspection
 from ...schema import Field, KeySchema
 from ...types import INT_TYPES
@@ -74,7 +74,7 @@ def _field_check(field_type: str) -> FieldCheck:
             raise DecodeError(f"type code {code:02x} does not fit the {field_type} field",
                               offset=at, found=data[at:at + 1])
         if ranged and not -neg <= value <= pos:
-            raise DecodeError(f"{value} is out of range for {field_type}", offset=at,
+            raise DecodeError(f"{describe_int(value)} is out of range for {field_type}", offset=at,
                               found=data[at:at + 1], expected=f"{-neg}..{pos}")
 
     return check

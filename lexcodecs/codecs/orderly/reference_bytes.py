@@ -95,7 +95,11 @@ def bytes_value(v: Any) -> bytes:
     if accept is None:
         raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
                                    expected="bytes (use a string field for str)")
-    data: bytes = accept(v)
+    try:
+        data: bytes = accept(v)
+    except (ValueError, TypeError, BufferError):  # a released memoryview, say
+        raise EncodeError("the buffer cannot be read (a released memoryview?)", value=v,
+                          expected="readable bytes") from None
     return data
 
 

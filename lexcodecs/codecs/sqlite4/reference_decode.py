@@ -27,7 +27,7 @@ from typing import Any, Final, Protocol
 
 from ..._bytes import invert
 from ...codec import as_key_bytes
-from ...errors import DecodeError, LexCodecError
+from ...errors import MAX_VALUE_REPR, DecodeError, LexCodecError, describe_int
 from .format import (
     BINARY,
     DIGIT_PAIR,
@@ -66,7 +66,7 @@ from .format import (
     TEXT,
     ZERO,
 )
-from .reference_encode import encode_varint, int_digits
+from .reference_encode import encode_varint
 
 __all__ = [
     "ASCENDING_READERS",
@@ -487,6 +487,11 @@ def _read_float(key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, in
     return float_of(parsed), end
 
 
+def _cut(text: str) -> str:
+    """*text* cut to the one limit of values quoted in messages."""
+    return text if len(text) <= MAX_VALUE_REPR else text[:MAX_VALUE_REPR - 1] + "…"
+
+
 def _int_field_reader(field_type: str, lo: int | None, hi: int | None) -> Reader:
     def read_int(key: bytes, pos: int, sink: Sink | None = None) -> tuple[Any, int]:
         fast = medium_int(key, pos) if sink is None else None
@@ -496,15 +501,14 @@ def _int_field_reader(field_type: str, lo: int | None, hi: int | None) -> Reader
         n = int_of(parsed)
         if n is None:
             what = (parsed[0] if parsed[0] is not None else
-                    str(decimal_of(parsed, key, pos)) if parsed[2] else "?")
+                    _cut(str(decimal_of(parsed, key, pos))) if parsed[2] else "?")
             too_big = parsed[0] is None and parsed[3] >= 0
             raise DecodeError(
                 f"{what} is not an integer ({field_type} field)" if not too_big else
                 f"integer of more than {MAX_INT_DIGITS} digits ({field_type} field)",
                 offset=pos, found=key[pos:end], expected="an integer")
         if lo is not None and hi is not None and not lo <= n <= hi:
-            shown = str(n) if n.bit_length() <= 256 else \
-                f"an integer of {len(int_digits(abs(n)))} digits"
+            shown = describe_int(n)
             raise DecodeError(f"{shown} is out of range for {field_type}", offset=pos,
                               found=key[pos:end], expected=f"{lo}..{hi}")
         return n, end

@@ -192,11 +192,11 @@ NUMBER_WRITERS: Final[dict[type, Writer]] = {
 
 def number_writer_for(value: Any) -> Writer:
     """The writer of an int, float or Decimal subclass (Int32, Float32, ...); bool refused."""
-    if isinstance(value, bool):
+    if issubclass(type(value), bool):
         raise UnsupportedTypeError("bool is not a number (SQLite4 has no boolean type)",
                                    value=value, expected="int, float or Decimal")
     for kind in (int, float, decimal.Decimal):
-        if isinstance(value, kind):
+        if issubclass(type(value), kind):
             writer = NUMBER_WRITERS[kind]
             return lambda v: writer(kind(v))
     raise UnsupportedTypeError(f"{type(value).__name__} is not a number", value=value,
@@ -270,8 +270,12 @@ def encode_binary_body(data: bytes) -> bytes:
 def bytes_value(v: Any) -> bytes:
     if type(v) is bytes:
         return v
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v)
+    if issubclass(type(v), (bytes, bytearray, memoryview)):
+        try:
+            return bytes(v) if type(v) is not bytes else v
+        except (ValueError, TypeError, BufferError):  # a released memoryview, say
+            raise EncodeError("the buffer cannot be read (a released memoryview?)", value=v,
+                              expected="readable bytes") from None
     raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
                                expected="bytes (use a string field for str)")
 
@@ -291,12 +295,13 @@ def _int_field_writer(field_type: str, lo: int | None, hi: int | None) -> Writer
     """An int field: exact ints and int subclasses (not bool), within [lo, hi] if bounded."""
     def write(v: Any) -> bytes:
         if type(v) is not int:
-            if isinstance(v, bool) or not isinstance(v, int):
+            # type(), not isinstance(): an object may lie about its __class__
+            if issubclass(type(v), bool) or not issubclass(type(v), int):
                 extra = " (bool is refused in integer fields)" if isinstance(v, bool) else \
                     " (use a decimal field for non-integers)"
                 raise UnsupportedTypeError(f"{type(v).__name__} value in an {field_type} field"
                                            + extra, value=v, expected="int")
-            v = int(v)
+            v = int.__index__(v)  # the real value, not what an override says
         if lo is not None and hi is not None and not lo <= v <= hi:
             raise EncodeError(f"out of range for {field_type}", value=v, expected=f"{lo}..{hi}")
         return write_int(v)
@@ -306,9 +311,10 @@ def _int_field_writer(field_type: str, lo: int | None, hi: int | None) -> Writer
 def _write_float64_field(v: Any) -> bytes:
     if type(v) is float:
         return write_float(v)
-    if isinstance(v, float):
-        return write_float(float(v))
-    if isinstance(v, int) and not isinstance(v, bool):
+    if issubclass(type(v), float):
+        return write_float(float.__float__(v))
+    if issubclass(type(v), int) and not issubclass(type(v), bool):
+        v = int.__index__(v)
         # an exact int is written as the float it equals: one key per float64 value
         if v.bit_length() > 1024 or int(float(v)) != v:
             raise EncodeError("integer does not convert to float64 exactly", value=v,
@@ -363,11 +369,11 @@ SCHEMALESS_WRITERS: Final[dict[type, Writer]] = {
 
 def schemaless_writer_for(value: Any) -> Writer:
     """The writer of a value whose exact type is not in :data:`SCHEMALESS_WRITERS`."""
-    if isinstance(value, bool):
+    if issubclass(type(value), bool):
         raise UnsupportedTypeError("bool is not an SQLite4 type", value=value,
                                    expected="None, int, float, Decimal, str or bytes")
     for kind in (int, float, decimal.Decimal, str, bytes):
-        if isinstance(value, kind):
+        if issubclass(type(value), kind):
             writer = SCHEMALESS_WRITERS[kind]
             # through the plain type: a subclass's __repr__/__str__ must not leak into a key
             plain: Callable[[Any], Any] = str.__str__ if kind is str else kind
