@@ -49,6 +49,7 @@ from lexcodecs.migrate import (
     migrate_lmdb,
     migrate_sqlite,
 )
+from lexcodecs.migrate.transcoder import same_settings
 from lexcodecs.testing import identical, keys, natural_key
 
 lmdb = pytest.importorskip("lmdb")
@@ -1598,3 +1599,41 @@ def test_cli_usage_errors(tmp_path: Path, args: tuple[str, ...], named: str) -> 
     assert named in last
     assert schema_objects(tmp_path / "kv.db") == objects
     assert leftovers(tmp_path / "env") == []
+
+
+def test_sqlite_resumes_a_run_recorded_before_a_codec_gained_an_option(tmp_path: Path) -> None:
+    # a run recorded by an older lexcodecs has no max_depth in fdb-tuple's config: rebuilt,
+    # that is the same codec, so the rerun resumes instead of refusing "other settings"
+    db = tmp_path / "kv.db"
+    expected = _interrupted_sqlite(db)
+    with closing(sqlite3.connect(db)) as conn:
+        (text,) = conn.execute(f"SELECT settings FROM {STATE_TABLE} "
+                               "WHERE source_table = 'kv'").fetchone()
+        settings = json.loads(text)
+        assert settings["source"].pop("max_depth") == 64
+        conn.execute(f"UPDATE {STATE_TABLE} SET settings = ? WHERE source_table = 'kv'",
+                     (json.dumps(settings, sort_keys=True),))
+        conn.commit()
+    report = migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100)
+    assert report.resumed is True
+    assert_sqlite_migrated(db, expected)
+
+
+def test_sqlite_refuses_a_run_recorded_with_another_option_value(tmp_path: Path) -> None:
+    db = tmp_path / "kv.db"
+    _interrupted_sqlite(db)
+    with pytest.raises(MigrationError, match="other settings"):
+        migrate_sqlite(db, "kv", "k",
+                       Transcoder(get_codec("fdb-tuple", max_depth=5), "skv", SCHEMA_TEXT),
+                       batch_size=100)
+
+
+def test_same_settings_rebuilds_the_codecs() -> None:
+    now = {"source": {"name": "fdb-tuple", "max_u64_form": "python", "max_depth": 64},
+           "target": {"name": "skv"}, "schema": "a:int64"}
+    older = {**now, "source": {"name": "fdb-tuple", "max_u64_form": "python"}}
+    assert same_settings(older, now)
+    assert not same_settings({**now, "schema": "a:int32"}, now)
+    assert not same_settings({**now, "target": {"name": "sqlite4"}}, now)
+    assert not same_settings({**now, "source": {"name": "fdb-tuple", "bogus": 1}}, now)
+    assert not same_settings({"schema": "a:int64"}, now)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..errors import LexCodecError
 from .report import MigrationReport, Progress, _OrderWatch
-from .transcoder import MigrationError, Transcoder
+from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _NaturalOrder
 
 __all__ = ["migrate_lmdb"]
@@ -75,7 +75,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     if state_path.exists():
         state = json.loads(state_path.read_text(encoding="utf-8"))
         assert state is not None
-        if state["settings"] != json.loads(json.dumps(settings)):
+        if not same_settings(state["settings"], json.loads(json.dumps(settings))):
             raise MigrationError(f"an unfinished migration of {src_path} with other settings "
                                  f"is in progress ({state['settings']}); finish it with those "
                                  "settings, or restart=True (--restart) to discard it")

@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from ..errors import LexCodecError
 from .report import MigrationReport, Progress, _OrderWatch
-from .transcoder import MigrationError, Transcoder
+from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _NaturalOrder
 
 __all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
@@ -157,7 +157,8 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
     db.execute("BEGIN IMMEDIATE")
     try:
         state = _state(db, table)
-        if state is not None and not restart and state["settings"] != settings:
+        if state is not None and not restart and not same_settings(
+                json.loads(state["settings"]), json.loads(settings)):
             raise MigrationError(
                 f"an unfinished migration of {table!r} with other settings is in this "
                 f"database ({state['settings']}); finish it with those settings, or "

@@ -19,7 +19,7 @@ from ..model import ModelError, identical, model_equal
 from ..registry import get_codec
 from ..schema import KeySchema
 
-__all__ = ["MigrationError", "Transcoder", "transcode_partition"]
+__all__ = ["MigrationError", "Transcoder", "same_settings", "transcode_partition"]
 
 
 class MigrationError(LexCodecError):
@@ -125,3 +125,21 @@ def transcode_partition(keys: Iterable[bytes], transcoder: Transcoder) -> list[b
             transcode_partition, transcoder).compute(scheduler="processes")
     """
     return list(transcoder.transcode_many(keys))
+
+
+def same_settings(saved: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+    """Whether an unfinished migration's recorded settings are this run's: the same schema (and
+    key column), and codecs that are equal once rebuilt from their configs, so that an option a
+    codec gained since (at its default) is no difference, while a changed one is."""
+    plain = [{k: v for k, v in d.items() if k not in ("source", "target")}
+             for d in (saved, current)]
+    if plain[0] != plain[1]:
+        return False
+    for side in ("source", "target"):
+        try:
+            if get_codec(**saved[side]) != get_codec(**current[side]):
+                return False
+        except (LexCodecError, KeyError, TypeError):
+            return False
+    return True
+
