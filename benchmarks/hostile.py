@@ -15,9 +15,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
+
+# the checkout first, as the other benchmarks do (the compiled modules are built in place)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lexcodecs import LexCodecError, _impl, get_codec
 
