@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .._progress import ProgressBar
+from .._console import Progress
 from ..codec import Codec
 from ..errors import LexCodecError
 from ..registry import get_codec
@@ -110,10 +110,10 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _progress_bar(args: argparse.Namespace, label: str, total: int | None
-                  ) -> ProgressBar | None:
+                  ) -> Progress | None:
     if getattr(args, "no_progress", False):
         return None
-    return ProgressBar(label, total)
+    return Progress(label, total)
 
 
 def _codec_arguments() -> argparse.ArgumentParser:
