@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import fdb.tuple
 
 from lexcodecs import KeySchema, get_codec
+from lexcodecs._console import show, table
 
 CASES: list[tuple[str, tuple[Any, ...], str]] = [
     ("(42,)", (42,), "n:int"),
@@ -49,8 +50,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     codec = get_codec("fdb-tuple")
-    print(f"{'case':<10} {'op':<7} {'fdb.tuple':>10} {'schemaless':>11} {'ratio':>6} "
-          f"{'bound':>8} {'ratio':>6}")
+    rows = []
     for label, values, schema_text in CASES:
         bound = codec.bind(KeySchema.parse(schema_text))
         key = fdb.tuple.pack(values)
@@ -63,8 +63,10 @@ def main() -> None:
                         lambda: bound.decode(key)]),
         ):
             ref, plain, fast = timed(fns, args.number, args.repeat)
-            print(f"{label:<10} {op:<7} {ref:>8.0f}ns {plain:>9.0f}ns {ref / plain:>5.2f}x "
-                  f"{fast:>6.0f}ns {ref / fast:>5.2f}x")
+            rows.append([label, op, f"{ref:,.0f}", f"{plain:,.0f}", f"{ref / plain:.2f}x",
+                         f"{fast:,.0f}", f"{ref / fast:.2f}x"])
+    show(table(["case", "op", "fdb.tuple ns", "schemaless ns", "ratio", "bound ns", "ratio"],
+               rows, caption=f"best of {args.repeat} x {args.number:,} calls"))
 
 
 if __name__ == "__main__":

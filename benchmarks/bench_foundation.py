@@ -24,6 +24,7 @@ import fdb.tuple  # noqa: E402  (never fdb.api_version: that needs the C client)
 from toys import ToyCodec  # noqa: E402
 
 from lexcodecs import KeySchema  # noqa: E402
+from lexcodecs._console import show, table  # noqa: E402
 
 CASES: list[tuple[str, str, tuple[Any, ...]]] = [
     ("one int", "x:int64", (42,)),
@@ -43,8 +44,7 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=20000)
     args = parser.parse_args()
     codec = ToyCodec()
-    print(f"{'case':<12} {'operation':<22} {'fdb.tuple ns':>13} {'lexcodecs ns':>13} "
-          f"{'ratio':>7}")
+    out = []
     for label, text, values in CASES:
         schema = KeySchema.parse(text)
         bound = codec.bind(schema)
@@ -59,7 +59,9 @@ def main() -> None:
         for op, ref, ours in rows:
             t_ref = best(ref, args.number, args.repeat)
             t_ours = best(ours, args.number, args.repeat)
-            print(f"{label:<12} {op:<22} {t_ref:>13.0f} {t_ours:>13.0f} {t_ref / t_ours:>7.2f}")
+            out.append([label, op, f"{t_ref:,.0f}", f"{t_ours:,.0f}", f"{t_ref / t_ours:.2f}"])
+    show(table(["case", "operation", "fdb.tuple ns", "lexcodecs ns", "ratio"], out,
+               caption=f"best of {args.repeat} x {args.number:,} calls"))
 
 
 if __name__ == "__main__":

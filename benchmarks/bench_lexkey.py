@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import fdb.tuple
 
 from lexcodecs import KeySchema, get_codec
+from lexcodecs._console import show, table
 
 SCHEMA = "tenant:string, ts:int64, id:uuid, score:float64, flag:bool"
 VALUES = ("acme", 1700000000123, uuid.UUID("12345678-1234-5678-1234-567812345678"), 3.25, True)
@@ -32,7 +33,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     schema = KeySchema.parse(SCHEMA)
-    rows = []
+    rows: list[tuple[str, float, float, float]] = []
     for name in ("lexkey", "lexkey-legacy"):
         codec = get_codec(name)
         bound = codec.bind(schema)
@@ -43,12 +44,11 @@ def main() -> None:
         for _ in range(args.repeat):
             for i, fn in enumerate(fns):
                 best[i] = min(best[i], timeit.timeit(fn, number=args.number) / args.number * 1e9)
-        rows.append((name, *best))
-    print(f"{'codec':<14} {'fdb.tuple':>10} {'bound':>9} {'ratio':>6} {'schemaless':>11} "
-          f"{'ratio':>6}")
-    for name, ref, bound_ns, plain in rows:
-        print(f"{name:<14} {ref:>8.0f}ns {bound_ns:>7.0f}ns {ref / bound_ns:>5.2f}x "
-              f"{plain:>9.0f}ns {ref / plain:>5.2f}x")
+        rows.append((name, best[0], best[1], best[2]))
+    show(table(["codec", "fdb.tuple ns", "bound ns", "ratio", "schemaless ns", "ratio"],
+               [[name, f"{ref:,.0f}", f"{bound_ns:,.0f}", f"{ref / bound_ns:.2f}x",
+                 f"{plain:,.0f}", f"{ref / plain:.2f}x"] for name, ref, bound_ns, plain in rows],
+               caption=f"best of {args.repeat} x {args.number:,} calls"))
 
 
 if __name__ == "__main__":

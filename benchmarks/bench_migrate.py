@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from lexcodecs._console import show, table
+
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = "tenant:string, ts:int64, seq:int64"
 
@@ -63,15 +65,16 @@ def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--batch-size", type=int, default=10_000)
     args = parser.parse_args()
-    print(f"fdb-tuple -> skv, SQLite to SQLite, batch size {args.batch_size}")
-    print(f"{'keys':>10} {'seconds':>8} {'keys/s':>9} {'RSS before':>11} {'RSS peak':>9} "
-          f"{'migration held':>15}")
+    rows = []
     for size in (int(s) for s in args.sizes.split(",")):
         r = run(size, args.batch_size)
         held = r["rss_after_kib"] - r["rss_before_kib"]
-        print(f"{int(r['keys']):>10,} {r['seconds']:>8.1f} {r['keys'] / r['seconds']:>9,.0f} "
-              f"{r['rss_before_kib'] / 1024:>9.1f}MB {r['rss_after_kib'] / 1024:>7.1f}MB "
-              f"{held / 1024:>13.1f}MB")
+        rows.append([f"{int(r['keys']):,}", f"{r['seconds']:.1f}",
+                     f"{r['keys'] / r['seconds']:,.0f}", f"{r['rss_before_kib'] / 1024:.1f}MB",
+                     f"{r['rss_after_kib'] / 1024:.1f}MB", f"{held / 1024:.1f}MB"])
+    show(table(["keys", "seconds", "keys/s", "RSS before", "RSS peak", "migration held"], rows,
+               title=f"fdb-tuple -> skv, SQLite to SQLite, batch size {args.batch_size}",
+               justify=["right"] * 6))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import fdb.tuple
 
 from lexcodecs import get_codec
+from lexcodecs._console import show, table
 
 
 def random_int64(rng: random.Random) -> int:
@@ -54,8 +55,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     codec = get_codec("orderly")
     pack, unpack = fdb.tuple.pack, fdb.tuple.unpack
-    print(f"{args.count} keys per run, best of {args.repeat}; keys per second")
-    print(f"{'keys':<22} {'op':<7} {'fdb.tuple':>10} {'orderly':>10} {'ratio':>6}")
+    out = []
     for label, tuples, schema in (
         ("int64 (var long)", [(random_int64(rng),) for _ in range(args.count)], "x:int64"),
         ("(string, int64, f64)", [random_struct(rng) for _ in range(args.count)],
@@ -75,8 +75,10 @@ def main() -> None:
                 for i, fn in enumerate((ref, mine)):
                     best[i] = min(best[i], best_seconds(fn))
             rates = [args.count / b for b in best]
-            print(f"{label:<22} {op:<7} {rates[0]:>10,.0f} {rates[1]:>10,.0f} "
-                  f"{rates[1] / rates[0]:>5.2f}x")
+            out.append([label, op, f"{rates[0]:,.0f}", f"{rates[1]:,.0f}",
+                        f"{rates[1] / rates[0]:.2f}x"])
+    show(table(["keys", "op", "fdb.tuple keys/s", "orderly keys/s", "ratio"], out,
+               caption=f"{args.count:,} keys per run, best of {args.repeat}"))
 
 
 if __name__ == "__main__":

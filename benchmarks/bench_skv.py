@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import fdb.tuple
 
 from lexcodecs import KeySchema, get_codec
+from lexcodecs._console import show, table
 
 SCHEMA = "tenant:string, ts:int64, id:string, flag:bool"
 VALUES = ("acme", 1700000000123, "user-42", True)
@@ -33,7 +34,7 @@ def main() -> None:
     bound = get_codec("skv").bind(KeySchema.parse(SCHEMA))
     key, packed = bound.encode(VALUES), fdb.tuple.pack(VALUES)
     assert bound.decode(key) == VALUES == fdb.tuple.unpack(packed)
-    print(f"{'op':<7} {'fdb.tuple':>10} {'skv bound':>10} {'ratio':>6}")
+    rows = []
     for op, ref, ours in (
         ("encode", lambda: fdb.tuple.pack(VALUES), lambda: bound.encode(VALUES)),
         ("decode", lambda: fdb.tuple.unpack(packed), lambda: bound.decode(key)),
@@ -42,7 +43,9 @@ def main() -> None:
         for _ in range(args.repeat):
             for i, fn in enumerate((ref, ours)):
                 best[i] = min(best[i], timeit.timeit(fn, number=args.number) / args.number * 1e9)
-        print(f"{op:<7} {best[0]:>8.0f}ns {best[1]:>8.0f}ns {best[0] / best[1]:>5.2f}x")
+        rows.append([op, f"{best[0]:,.0f}", f"{best[1]:,.0f}", f"{best[0] / best[1]:.2f}x"])
+    show(table(["op", "fdb.tuple ns", "skv bound ns", "ratio"], rows,
+               caption=f"best of {args.repeat} x {args.number:,} calls"))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import fdb.tuple
 
 from lexcodecs import get_codec
+from lexcodecs._console import show, table
 
 
 def random_int64s(rng: random.Random, n: int) -> list[int]:
@@ -71,9 +72,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     codec = get_codec("sqlite4")
     pack, unpack = fdb.tuple.pack, fdb.tuple.unpack
-    print(f"{args.count} one-field keys per run, best of {args.repeat}; keys per second")
-    print(f"{'values':<6} {'op':<7} {'fdb.tuple':>10} {'schemaless':>11} {'ratio':>6} "
-          f"{'bound':>10} {'ratio':>6}")
+    out = []
     for label, values, schema in (
         ("int64", random_int64s(rng, args.count), "x:int64"),
         ("float", random_floats(rng, args.count), "x:float64"),
@@ -102,8 +101,12 @@ def main() -> None:
                 for i, fn in enumerate((ref, schemaless, bound_fn)):
                     best[i] = min(best[i], best_seconds(fn, 1))
             rates = [args.count / b for b in best]
-            print(f"{label:<6} {op:<7} {rates[0]:>10,.0f} {rates[1]:>11,.0f} "
-                  f"{rates[1] / rates[0]:>5.2f}x {rates[2]:>10,.0f} {rates[2] / rates[0]:>5.2f}x")
+            out.append([label, op, f"{rates[0]:,.0f}", f"{rates[1]:,.0f}",
+                        f"{rates[1] / rates[0]:.2f}x", f"{rates[2]:,.0f}",
+                        f"{rates[2] / rates[0]:.2f}x"])
+    show(table(["values", "op", "fdb.tuple keys/s", "schemaless keys/s", "ratio",
+                "bound keys/s", "ratio"], out,
+               caption=f"{args.count:,} one-field keys per run, best of {args.repeat}"))
 
 
 if __name__ == "__main__":

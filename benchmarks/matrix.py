@@ -35,8 +35,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import fdb.tuple
+from rich.table import Table
 
 from lexcodecs import KeySchema, LexCodecError, NotDecodableError, _impl, get_codec
+from lexcodecs._console import show, table
 from lexcodecs.types import INT_TYPES, Float32
 
 CODECS = ("fdb-tuple", "lexkey", "lexkey-legacy", "skv", "sqlite4", "orderly")
@@ -189,24 +191,35 @@ def misses(row: dict[str, Any]) -> list[str]:
     return out
 
 
-def render(table: list[dict[str, Any]], markdown: bool) -> str:
-    head = ["codec", "type", "order", "encode", "decode", "note"]
-    lines = []
-    for r in table:
+COLUMNS = ("codec", "type", "order", "encode", "decode", "note")
+
+
+def cells(matrix: list[dict[str, Any]]) -> list[list[str]]:
+    """One line of text cells per row: ratios, or why a cell was not timed."""
+    out = []
+    for r in matrix:
         note = r.get("skip") or r.get("decode_skip") or ", ".join(misses(r))
         if "encode" in r and not r.get("compiled", True):
             note = ("reference path; " + note).rstrip("; ")
         enc = f"{r['encode']:.1f}x" if "encode" in r else "-"
         dec = f"{r['decode']:.1f}x" if "decode" in r else ("n/d" if "decode_skip" in r
                                                             else "-")
-        lines.append([r["codec"], r["type"], r["order"], enc, dec, note])
-    if markdown:
-        out = ["| " + " | ".join(head) + " |", "|---|---|---|---:|---:|---|"]
-        out += ["| " + " | ".join(line) + " |" for line in lines]
-        return "\n".join(out)
-    widths = [max(len(x[i]) for x in [head, *lines]) for i in range(len(head))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip()
-                     for line in [head, *lines])
+        out.append([r["codec"], r["type"], r["order"], enc, dec, note])
+    return out
+
+
+def markdown(matrix: list[dict[str, Any]]) -> str:
+    """The matrix as a markdown table, to paste in a note."""
+    out = ["| " + " | ".join(COLUMNS) + " |", "|---|---|---|---:|---:|---|"]
+    out += ["| " + " | ".join(line) + " |" for line in cells(matrix)]
+    return "\n".join(out)
+
+
+def text_table(matrix: list[dict[str, Any]], repeats: int) -> Table:
+    """The matrix for a terminal, in lexcodecs._console's house style."""
+    return table(COLUMNS, cells(matrix), title="speed against fdb.tuple (higher is faster)",
+                 justify=("left", "left", "left", "right", "right", "left"),
+                 caption=f"fdb.tuple time / codec time, each the best of {repeats} runs")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -220,10 +233,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     args = parser.parse_args(argv)
     with _impl.use(args.impl):
-        table = rows(args.codec or CODECS, args.n, args.repeats)
-    print(render(table, args.markdown))
-    missed = [r for r in table if misses(r)]
-    timed = [r for r in table if "encode" in r]
+        matrix = rows(args.codec or CODECS, args.n, args.repeats)
+    if args.markdown:
+        print(markdown(matrix))
+    else:
+        show(text_table(matrix, args.repeats))
+    missed = [r for r in matrix if misses(r)]
+    timed = [r for r in matrix if "encode" in r]
     print(f"\n{len(timed)} cells timed, {len(missed)} below a goal "
           f"(encode >= {ENCODE_GOAL:g}x, decode >= {DECODE_GOAL:g}x); implementation: "
           f"{args.impl}", file=sys.stderr)
