@@ -12,7 +12,11 @@ codec that can express the schema:
 * a codec declaring no order anomaly puts no pair in the wrong order, and the anomalies seen
   are ones it declares, of kind ``order``;
 * a codec claiming injectivity has no collision; one claiming prefix-freeness writes no key
-  that is a proper prefix of another (measured here on the same records).
+  that is a proper prefix of another (measured here on the same records);
+* a codec declaring no ``prefix-leak`` anomaly has exact prefix scans: the range of every
+  sampled prefix holds exactly the records that start with it.
+
+The comparisons run without timing (``repeats=0``): speed is not a claim.
 
 The departures are recorded below (:data:`DEPARTING`) and printed as a table (``pytest -s``).
 """
@@ -25,9 +29,12 @@ from typing import Any, Final
 
 import pytest
 
-from lexcodecs import LexCodecError, available_codecs, get_codec
+from lexcodecs import KeySchema, LexCodecError, available_codecs, get_codec
 from lexcodecs.compare import CodecResult, Comparison, compare, generate_records
+from lexcodecs.registry import BUILTIN_CODECS
 
+#: the codecs compared: the built-in ones, whatever plugins are installed
+BUILTINS: Final = sorted(BUILTIN_CODECS)
 N: Final = 2500
 SEED: Final = 11
 
@@ -51,7 +58,7 @@ SCHEMAS: Final[dict[str, frozenset[str]]] = {
 
 @functools.cache
 def comparison(schema: str) -> Comparison:
-    return compare(schema, n=N, seed=SEED, store="sqlite")
+    return compare(schema, n=N, seed=SEED, store="sqlite", repeats=0, codecs=BUILTINS)
 
 
 def expressing(schema: str) -> list[CodecResult]:
@@ -69,7 +76,7 @@ def _binds(name: str, schema: str) -> bool:
 def cases() -> list[Any]:
     """(schema, codec) for every codec that can express the schema."""
     return [pytest.param(schema, name, id=f"{name}-[{schema}]")
-            for schema in SCHEMAS for name in available_codecs() if _binds(name, schema)]
+            for schema in SCHEMAS for name in BUILTINS if _binds(name, schema)]
 
 
 def result_of(schema: str, name: str) -> CodecResult:
@@ -83,7 +90,7 @@ def test_every_codec_is_compared(schema: str) -> None:
     report = comparison(schema)
     assert report.records == N
     assert report.store == "sqlite"
-    assert [r.codec for r in report.results] == list(available_codecs())
+    assert [r.codec for r in report.results] == BUILTINS
     for r in report.results:
         if not r.expressible:
             assert r.reason, f"{r.codec} cannot express {schema} but gives no reason"
@@ -92,7 +99,7 @@ def test_every_codec_is_compared(schema: str) -> None:
 
 def test_every_codec_expresses_some_schema() -> None:
     used = {r.codec for schema in SCHEMAS for r in expressing(schema)}
-    assert used == set(available_codecs())
+    assert used == set(BUILTINS)
 
 
 @pytest.mark.parametrize(("schema", "name"), cases())
@@ -165,6 +172,17 @@ def test_claims_match_measurements(schema: str, name: str) -> None:
         assert r.round_trip_failures is not None
 
 
+@pytest.mark.parametrize(("schema", "name"), cases())
+def test_prefix_scans_are_exact_unless_a_leak_is_declared(schema: str, name: str) -> None:
+    r = result_of(schema, name)
+    assert len(r.prefix_scans) == len(KeySchema.parse(schema)) - 1
+    assert all(scan.prefixes > 0 for scan in r.prefix_scans)
+    leaks = [a.name for a in get_codec(name).capabilities.anomalies if a.kind == "prefix-leak"]
+    if not leaks:
+        bad = [scan for scan in r.prefix_scans if not scan.exact]
+        assert not bad, f"{name} declares no prefix leak, yet: {bad[0]}"
+
+
 def test_lexkey_collisions_are_its_declared_ones() -> None:
     """LexKey claims no injectivity, and the comparison shows why."""
     if "lexkey" not in available_codecs():
@@ -195,4 +213,4 @@ def table() -> str:
 def test_print_the_departures() -> None:
     text = table()
     print("\n" + text)
-    assert text.count("\n") == len(SCHEMAS) * len(available_codecs())
+    assert text.count("\n") == len(SCHEMAS) * len(BUILTINS)

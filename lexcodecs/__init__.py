@@ -1,8 +1,29 @@
 """lexcodecs: order-preserving binary keys, one protocol for many formats.
 
->>> from lexcodecs import KeySchema
->>> KeySchema.parse("tenant:string, ts:int64 desc").names
-('tenant', 'ts')
+A codec turns a tuple of values into bytes whose byte order is the values' order, and back.
+Name one with :func:`get_codec` (``available_codecs()`` lists them, plugins included),
+describe the key with a :class:`KeySchema` (``KeySchema.parse("tenant:string, ts:int64
+desc")``, its grammar in ``help(KeySchema.parse)``), then ``codec.encode(values, schema)``,
+``codec.decode(key, schema)`` and ``codec.prefix_range(prefix, schema)``; ``codec.bind(schema)``
+gives the same operations bound to one schema, for speed. What a codec can express is in
+``codec.capabilities``; every refusal is a :class:`LexCodecError` subclass saying where and
+why.
+
+>>> from lexcodecs import KeySchema, get_codec
+>>> schema = KeySchema.parse("tenant:string, ts:int64 desc")
+>>> get_codec("skv").encode(("acme", 7), schema).hex(" ")
+'01 61 63 6d 65 00 01 fb fc ff ff ff ff ff ff ff f8 ff fe'
+
+The public modules: :mod:`lexcodecs.codec` (the protocol), :mod:`lexcodecs.schema`,
+:mod:`lexcodecs.types` (typed widths, ``Float32``, ``Versionstamp``), :mod:`lexcodecs.errors`,
+:mod:`lexcodecs.registry`, :mod:`lexcodecs.model` (natural order), :mod:`lexcodecs.inspection`
+(every byte of a key explained), :mod:`lexcodecs.compare` (which codec for a schema and data),
+:mod:`lexcodecs.sources` (records to compare), :mod:`lexcodecs.html_report` (compare's
+report as one HTML page), :mod:`lexcodecs.migrate` (moving stored keys
+to another format), :mod:`lexcodecs.fdbtuple` (a drop-in for ``fdb.tuple``),
+:mod:`lexcodecs.testing` (the conformance harness), :mod:`lexcodecs.codecs` (the built-in
+formats) and :mod:`lexcodecs.cli` (the ``lexcodecs`` command). Modules whose names start with
+``_`` (listed by ``help()`` among the package contents, as it lists every file) are private.
 """
 
 from .codec import (

@@ -14,20 +14,12 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
-from rich import box
-from rich.console import Console, RenderableType
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.progress import Progress as _RichProgress
-from rich.table import Table
+if TYPE_CHECKING:  # rich is imported when something is drawn: `lexcodecs decode` never pays
+    from rich.console import RenderableType
+    from rich.progress import Progress as _RichProgress
+    from rich.table import Table
 
 __all__ = ["Progress", "show", "table", "to_text"]
 
@@ -41,6 +33,9 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str |
     Cells are shown with ``str`` (``None`` as ``-``); *justify* gives each column's
     alignment (default: left for the first column, right for the others).
     """
+    from rich import box
+    from rich.table import Table
+
     out = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_edge=False,
                 pad_edge=False, title_justify="left", caption_justify="left")
     for i, name in enumerate(columns):
@@ -53,6 +48,8 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str |
 
 def to_text(*renderables: RenderableType, width: int = 120) -> str:
     """Render to plain text: no colour, no terminal codes, *width* columns."""
+    from rich.console import Console
+
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False,
                       highlight=False, soft_wrap=False, emoji=False, markup=False)
@@ -63,6 +60,8 @@ def to_text(*renderables: RenderableType, width: int = 120) -> str:
 
 def show(*renderables: RenderableType, file: TextIO | None = None) -> None:
     """Print to *file* (default standard output): colour on a terminal, plain text else."""
+    from rich.console import Console
+
     stream = file if file is not None else sys.stdout
     console = Console(file=stream, highlight=False, markup=False, emoji=False,
                       soft_wrap=not stream.isatty())
@@ -89,6 +88,17 @@ class Progress:
         self._rich: _RichProgress | None = None
         self._task: Any = None
         if self.enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TaskProgressColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as _RichProgress
+
             console = Console(file=self.stream, force_terminal=True if enabled else None,
                               highlight=False)
             self._rich = _RichProgress(

@@ -168,7 +168,12 @@ class Capabilities:
     * ``anomalies``: declared departures from the natural order, see :class:`Anomaly`;
     * ``int_range``: inclusive bounds of the arbitrary-size ``int`` type (``None``: unbounded);
     * ``text_nul``: strings may contain U+0000;
-    * ``notes``: one line for people (compatibility with other readers, say).
+    * ``notes``: one line for people (compatibility with other readers, say);
+    * ``readers``: the languages and systems that read the format, for people choosing one
+      (``lexcodecs compare`` shows them); empty when the codec does not say.
+
+    The repr fits on a screen: types by name, bounds of ``int_range`` as powers of two, and
+    anomalies by name (``to_dict()`` has everything).
     """
 
     field_types: frozenset[str] = attrs.field(converter=_frozen_types)
@@ -185,6 +190,24 @@ class Capabilities:
     int_range: tuple[int, int] | None = None
     text_nul: bool = True
     notes: str = ""
+    readers: tuple[str, ...] = attrs.field(default=(), converter=_as_tuple)
+
+    def __repr__(self) -> str:
+        types = ", ".join(t for t in FIELD_TYPES if t in self.field_types)
+        parts = [f"field_types={{{types}}}", f"decoding={self.decoding!r}",
+                 f"descending={self.descending}", f"nulls={self.nulls!r}",
+                 f"injective={self.injective}", f"prefix_free={self.prefix_free}",
+                 f"schemaless={self.schemaless}", f"nan={self.float_policy.nan!r}"]
+        if self.int_range is not None:
+            lo, hi = self.int_range
+            parts.append(f"int_range={_bound_text(lo)}..{_bound_text(hi)}")
+        if not self.text_nul:
+            parts.append("text_nul=False")
+        if self.anomalies:
+            parts.append("anomalies=[" + ", ".join(a.name for a in self.anomalies) + "]")
+        if self.readers:
+            parts.append(f"readers={list(self.readers)!r}")
+        return f"Capabilities({', '.join(parts)})"
 
     def anomaly(self, name: str) -> Anomaly:
         for a in self.anomalies:
@@ -232,7 +255,20 @@ class Capabilities:
             "int_range": list(self.int_range) if self.int_range else None,
             "text_nul": self.text_nul,
             "notes": self.notes,
+            "readers": list(self.readers),
         }
+
+
+def _bound_text(n: int) -> str:
+    """An ``int_range`` bound for a repr: ``-(2**2040 - 1)``, not its 615 digits."""
+    magnitude = abs(n)
+    sign = "-" if n < 0 else ""
+    for delta, tail in ((0, ""), (1, " - 1"), (-1, " + 1")):
+        bits = (magnitude + delta).bit_length() - 1
+        if bits >= 16 and magnitude + delta == 1 << bits:
+            text = f"2**{bits}{tail}"
+            return f"{sign}({text})" if sign and tail else f"{sign}{text}"
+    return str(n) if magnitude < 10**24 else f"{sign}<int of {magnitude.bit_length()} bits>"
 
 
 @runtime_checkable

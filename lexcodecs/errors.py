@@ -229,6 +229,12 @@ class LexCodecError(Exception):
         where = self._where()
         return f"{where}: {self._what()}" if where else self._what()
 
+    def __repr__(self) -> str:
+        # the whole message (where, what came, what was expected), not only the reason;
+        # its first line, as a SchemaError's caret lines are for printing
+        text = str(self).splitlines()
+        return f"{type(self).__name__}({text[0] if text else self.reason!r})"
+
     def __reduce__(self) -> tuple[Any, ...]:
         # keyword-only constructors do not pickle by default; a process pool must see the
         # same error the worker raised

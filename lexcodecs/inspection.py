@@ -9,19 +9,27 @@ it calls the codec's own ``inspect`` and, for a codec without one (a plugin), fa
 field-level breakdown from the bound schema's field readers, or to the decoded values alone.
 
 Every built-in codec implements ``inspect``; a plugin may, with the classes below.
+:meth:`Inspection.render` draws the breakdown as a table (:mod:`lexcodecs._console`, on rich);
+:meth:`Inspection.to_dict` gives the same information as JSON-able data.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
+from ._console import Justify, table, to_text
 from .codec import BoundKey, Codec, as_key_bytes
 from .errors import describe_value
 from .schema import KeySchema
 
 __all__ = ["FieldView", "Inspection", "Part", "inspect_key"]
+
+#: every column of the breakdown reads left to right
+_LEFT: Final[tuple[Justify, ...]] = ("left", "left", "left", "left")
+#: a width no line reaches: text that is not wrapped
+_UNWRAPPED: Final = 1 << 20
 
 
 @attrs.frozen
@@ -62,37 +70,42 @@ class Inspection:
     notes: tuple[str, ...] = ()
     schema: str | None = None
 
-    def render(self) -> str:
-        """The breakdown as text: one block per field, one line per part.
+    def render(self, width: int | None = None) -> str:
+        """The breakdown as text: a head line, a table with the row of each field (its span,
+        name, type and value) followed by the rows of its parts, and the notes. *width* wraps
+        it to that many columns; ``None`` leaves every line as long as it needs.
 
         >>> from lexcodecs import get_codec
         >>> print(inspect_key(get_codec("skv"), bytes.fromhex("0a01 0001"), "f:bool").render())
         skv key 0a 01 00 01 (4 bytes), schema f:bool
-        field 0 'f' bool = True  [0:4]
-          [0:1]  0a     type        BOOL
-          [1:2]  01     payload     true
-          [2:4]  00 01  terminator  end of field
+        bytes   hex     role          meaning
+        ──────────────────────────────────────────
+        [0:4]           field 0 'f'   bool = True
+        [0:1]   0a      type          BOOL
+        [1:2]   01      payload       true
+        [2:4]   00 01   terminator    end of field
         """
         size = f"{len(self.key)} byte" + ("" if len(self.key) == 1 else "s")
         head = f"{self.codec} key {self.key.hex(' ') or '(empty)'} ({size})"
         if self.schema:
             head += f", schema {self.schema}"
-        lines = [head]
-        every = [p for f in self.fields for p in f.parts]
-        spans = {id(p): f"[{p.start}:{p.end}]" for p in every}
-        w_span = max((len(t) for t in spans.values()), default=0)
-        w_hex = max((len(self.key[p.start:p.end].hex(" ")) for p in every), default=0)
-        w_role = max((len(p.role) for p in every), default=0)
-        for f in self.fields:
+        parts = table(["bytes", "hex", "role", "meaning"], [], justify=_LEFT)
+        for f in self.fields:  # no blank line between fields: the text stays a doctest
             label = f"field {f.index}" + (f" {f.name!r}" if f.name else "")
-            kind = f" {f.kind}" if f.kind else ""
-            lines.append(f"{label}{kind} = {describe_value(f.value, 200)}  [{f.start}:{f.end}]")
+            value = describe_value(f.value, 200)
+            parts.add_row(f"[{f.start}:{f.end}]", "", label,
+                          f"{f.kind} = {value}" if f.kind else value)
             for p in f.parts:
-                shown = self.key[p.start:p.end].hex(" ") or "(none)"
-                lines.append(f"  {spans[id(p)].ljust(w_span)}  {shown.ljust(w_hex)}  "
-                             f"{p.role.ljust(w_role)}  {p.text}".rstrip())
-        lines += [f"note: {n}" for n in self.notes]
-        return "\n".join(lines)
+                parts.add_row(f"[{p.start}:{p.end}]",
+                              self.key[p.start:p.end].hex(" ") or "(none)", p.role, p.text)
+        notes = "\n".join(f"note: {n}" for n in self.notes)
+        shown = (head, parts, notes) if notes else (head, parts)
+        return to_text(*shown, width=width if width is not None else _UNWRAPPED)
+
+    def __repr__(self) -> str:
+        key = self.key[:8].hex(" ") + (" …" if len(self.key) > 8 else "")
+        fields = f"{len(self.fields)} field" + ("" if len(self.fields) == 1 else "s")
+        return f"<Inspection {self.codec} key {key or '(empty)'} ({len(self.key)} bytes), {fields}>"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -231,15 +231,35 @@ class Registry:
 
     def _unknown(self, name: str) -> UnknownCodecError:
         names = self.names()
-        return UnknownCodecError(name, available=names,
-                                 close_matches=tuple(difflib.get_close_matches(name, names, n=3,
-                                                                               cutoff=0.5)))
+        return UnknownCodecError(name, available=names, close_matches=_close_matches(name, names))
+
+    def __repr__(self) -> str:
+        names = self.names()
+        return f"<Registry of {len(names)} codecs: {', '.join(names)}>"
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name in self.names()
 
     def __iter__(self) -> Iterable[str]:
         return iter(self.names())
+
+
+def _folded(name: str) -> str:
+    """A name with the slips a person makes folded away: case, and ``_`` or a space for
+    ``-`` (``FDB-TUPLE``, ``Fdb_Tuple``, ``fdb tuple``)."""
+    return name.casefold().replace("_", "-").replace(" ", "-")
+
+
+def _close_matches(name: str, names: Iterable[str]) -> tuple[str, ...]:
+    """The names *name* most likely meant: one that differs only by a slip (see
+    :func:`_folded`) alone, else the nearest spellings."""
+    names = tuple(names)
+    same = tuple(n for n in names if _folded(n) == _folded(name))
+    if same:
+        return same
+    folded = {_folded(n): n for n in names}
+    return tuple(folded[m] for m in difflib.get_close_matches(_folded(name), folded, n=3,
+                                                              cutoff=0.5))
 
 
 #: The registry behind :func:`get_codec`, :func:`register_codec` and the command line.

@@ -119,9 +119,17 @@ def _check_nulls(instance: Field, attribute: attrs.Attribute[Any], value: Any) -
                           expected="'first', 'last' or None")
 
 
+def _close(word: str, choices: Iterable[str], n: int) -> list[str]:
+    """The choices *word* most likely meant: the same word in another case first (``INT64``,
+    ``DESC``), else the nearest spellings."""
+    choices = list(choices)
+    same = [c for c in choices if c.casefold() == word.casefold()]
+    return same or difflib.get_close_matches(word.casefold(), choices, n=n)
+
+
 def _check_type(instance: Field, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value not in FIELD_TYPES:
-        close = difflib.get_close_matches(str(value), FIELD_TYPES, n=2)
+        close = _close(str(value), FIELD_TYPES, 2)
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise SchemaError(f"unknown field type{hint}", field_name=instance.name, value=value,
                           expected="one of " + ", ".join(FIELD_TYPES))
@@ -144,7 +152,7 @@ class Field:
     """One field of a key.
 
     >>> Field("ts", "int64", descending=True)
-    Field(name='ts', type='int64', descending=True, nulls=None, options=Options({}))
+    Field('ts', 'int64', descending=True)
     >>> Field("ts", "int64", descending=True).effective_nulls
     'last'
     """
@@ -154,6 +162,13 @@ class Field:
     descending: bool = attrs.field(default=False, validator=_check_bool)
     nulls: NullsPlacement | None = attrs.field(default=None, validator=_check_nulls)
     options: Options = attrs.field(factory=Options, converter=_to_options)
+
+    def __repr__(self) -> str:
+        # the call that builds it, defaults left out
+        extra = "".join(f", {name}={value!r}" for name, value in (
+            ("descending", self.descending), ("nulls", self.nulls),
+            ("options", dict(self.options))) if value)
+        return f"Field({self.name!r}, {self.type!r}{extra})"
 
     @property
     def effective_nulls(self) -> NullsPlacement:
@@ -256,11 +271,17 @@ class KeySchema:
     ('tenant', 'ts', 'score')
     >>> str(s)
     'tenant:string, ts:int64 desc, score:float64 nulls last'
+    >>> s
+    KeySchema.parse('tenant:string, ts:int64 desc, score:float64 nulls last')
     >>> KeySchema.from_dict(s.to_dict()) == s
     True
     """
 
     fields: tuple[Field, ...] = attrs.field(converter=_to_fields, validator=_check_fields)
+
+    def __repr__(self) -> str:
+        # the text form is the short, exact description; parse() builds the schema from it
+        return f"KeySchema.parse({self.to_text()!r})"
 
     @classmethod
     def of(cls, *fields: Field) -> KeySchema:
@@ -268,7 +289,37 @@ class KeySchema:
 
     @classmethod
     def parse(cls, text: str) -> KeySchema:
-        """Read the text form; errors carry the column and what was expected there."""
+        """Read the text form of a schema.
+
+        The grammar (white space is free between the parts)::
+
+            schema   := field ("," field)*
+            field    := NAME ":" TYPE modifier*       each modifier kind at most once,
+            modifier := "asc" | "desc"                   in any order
+                      | "nulls" ("first" | "last")
+                      | OPTION "=" VALUE
+            NAME, OPTION := a letter or "_", then letters, digits, "_", "." or "-"
+            TYPE     := string | bytes | bool | int8 | int16 | int32 | int64 | uint8
+                      | uint16 | uint32 | uint64 | int | float32 | float64 | decimal
+                      | uuid | timestamp | duration | tuple
+            VALUE    := a word of letters, digits and _ . - + /  (true/false: a bool,
+                        an optional sign and digits: an int, else a string)
+                      | a double-quoted JSON string (spaces, commas)
+
+        ``asc`` is the default order. ``nulls first|last`` is where NULL sits in the
+        final key order, whatever the direction (as SQL's NULLS FIRST/LAST); left out, NULL
+        is the lowest value (first ascending, last descending). Options are codec knobs
+        (``key=partition``, ``length=8``) the codec binding the schema validates; the
+        option names ``name``, ``type``, ``order``, ``nulls``, ``options`` and
+        ``descending`` are reserved. Keywords and types are lower case.
+
+        >>> str(KeySchema.parse("tenant:string, ts:timestamp desc nulls last, id:int64 key=range"))
+        'tenant:string, ts:timestamp desc nulls last, id:int64 key=range'
+
+        Every error is a :class:`~lexcodecs.errors.SchemaError` carrying the column and what
+        was expected there, with hints for the usual slips (a missing comma, a type or
+        keyword in the wrong case).
+        """
         return cls(_Parser(text).schema())
 
     @classmethod
@@ -411,7 +462,7 @@ class _Parser:
         self.expect("punct", f"':' after the field name {name!r}", ":")
         _, type_, type_at = self.expect("word", "a field type")
         if type_ not in FIELD_TYPES:
-            close = difflib.get_close_matches(type_, FIELD_TYPES, n=2)
+            close = _close(type_, FIELD_TYPES, 2)
             hint = f" (did you mean {' or '.join(close)}?)" if close else ""
             raise self.error(f"unknown field type {type_!r}{hint}",
                              "one of " + ", ".join(FIELD_TYPES), type_at)
@@ -443,11 +494,18 @@ class _Parser:
                     raise self.error("nulls given twice", "one nulls placement", at)
                 nxt = self.peek()
                 if nxt is None or nxt[:2] not in (("word", "first"), ("word", "last")):
-                    raise self.error("'nulls' needs a placement", "'first' or 'last'",
+                    close = _close(nxt[1], ("first", "last"), 1) if nxt else []
+                    hint = f" (did you mean {close[0]!r}?)" if close else ""
+                    raise self.error(f"'nulls' needs a placement{hint}", "'first' or 'last'",
                                      nxt[2] if nxt else None)
                 nulls = self.take()[1]
+            elif nxt is not None and nxt[:2] == ("punct", ":"):
+                # "a:int64 b:string": the next field, without the comma before it
+                raise self.error(f"{word!r} starts another field: missing a comma before "
+                                 f"{word!r}?",
+                                 "',' between fields", at)
             else:
-                close = difflib.get_close_matches(word, ("asc", "desc", "nulls"), n=1)
+                close = _close(word, ("asc", "desc", "nulls"), 1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise self.error(f"unknown modifier {word!r}{hint}",
                                  "asc, desc, nulls first, nulls last or key=value", at)

@@ -7,8 +7,10 @@ Each case runs the real command in a subprocess (``python -m lexcodecs``), as a 
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ HUGE_HEX = "22" + "f9" * 3 + "ff" * 3  # an sqlite4 number header with a large e
 
 #: (argv, stdin); "{tmp}" is replaced by a scratch directory holding:
 #: ``dir/`` (a directory), ``junk.txt`` (not hex, not JSON), ``bin.dat`` (invalid UTF-8),
-#: ``empty.db`` (not an SQLite database, just bytes)
+#: ``ro.db`` (a read-only SQLite database with a table ``t``)
 CASES: list[tuple[list[str], str | None]] = [
     # list
     (["list", "--bogus"], None),
@@ -43,6 +45,8 @@ CASES: list[tuple[list[str], str | None]] = [
     (["encode", "-c", "fdb-tuple", f"({HUGE_INT},)"], None),
     (["encode", "-c", "skv", "-s", "a:int64", "('x',)"], None),
     (["encode", "-c", "skv", "-s", "a:", "(1,)"], None),
+    (["encode", "-c", "FDB-TUPLE", "(1,)"], None),
+    (["encode", "-c", "skv", "-s", "a:int64 b:string", "(1, 'x')"], None),
     (["encode", "-c", "sqlite4", "-s", "a:int64 bogus=1", "(1,)"], None),
     (["encode", "-c", "sqlite4", "-o", "nonsense", "(1,)"], None),
     (["encode", "-c", "sqlite4", "-o", "bogus=1", "(1,)"], None),
@@ -113,6 +117,14 @@ CASES: list[tuple[list[str], str | None]] = [
     (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
       "--sqlite", "{tmp}/junk.txt"], None),
     (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--sqlite", "{tmp}/ro.db", "--table", "t", "--key-column", "k"], None),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--sqlite", "{tmp}/dir", "--table", "t", "--key-column", "k", "--dry-run"], None),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--sqlite", "{tmp}/ro.db", "--table", "nope", "--key-column", "k", "--dry-run"], None),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--input", "-", "--dry-run", "--sample", "0"], ""),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
       "--lmdb", "{tmp}/missing"], None),
     (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
       "--lmdb", "{tmp}/junk.txt"], None),
@@ -154,6 +166,10 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (tmp / "dir").mkdir()
     (tmp / "junk.txt").write_text("this is not hex\n{not json\n")
     (tmp / "bin.dat").write_bytes(b"\xff\xfe\x00garbage\x80")
+    with closing(sqlite3.connect(tmp / "ro.db")) as db:
+        db.execute("CREATE TABLE t (k BLOB PRIMARY KEY)")
+        db.commit()
+    (tmp / "ro.db").chmod(0o444)
     return tmp
 
 

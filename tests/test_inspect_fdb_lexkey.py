@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import struct
 import uuid
 from typing import Any
@@ -66,6 +67,13 @@ def check(ins: Inspection, key: bytes, values: tuple[Any, ...] | None = None,
     if render:
         ins.render()
         json.dumps(ins.to_dict())
+
+
+def has_row(text: str, *cells: str) -> bool:
+    """Whether a line of the rendered table holds *cells* in this order, each the whole of
+    a cell (the columns are separated by two or more spaces)."""
+    pattern = r"(?:^|\s{2,})" + r"\s{2,}".join(re.escape(c) for c in cells) + r"(?:\s{2,}|$)"
+    return any(re.search(pattern, line) for line in text.splitlines())
 
 
 def spans(ins: Inspection, field: int) -> list[tuple[int, int, str]]:
@@ -218,8 +226,8 @@ def test_fdb_with_schema_names_and_types() -> None:
     assert [f.kind for f in ins.fields] == ["string", "int16", "float64", "bool", "uuid",
                                             "tuple", "bytes", "float32"]
     text = ins.render()
-    assert "field 1 'n' int16 = -7" in text
-    assert "field 2 'x' float64 = None" in text
+    assert has_row(text, "[6:8]", "field 1 'n'", "int16 = -7")
+    assert has_row(text, "field 2 'x'", "float64 = None")
 
 
 @pytest.mark.usefixtures("impl")
@@ -268,7 +276,7 @@ def test_lexkey_seed_key_with_schema() -> None:
     assert spans(ins, 2) == [(13, 14, "payload")]
     assert ins.fields[1].parts[0].text == "42: int64, sign bit flipped"
     text = ins.render()
-    assert "separator  00 between parts" in text
+    assert has_row(text, "[3:4]", "00", "separator", "00 between parts")
     assert "note: field 0 's' (string) is 3 bytes: what is left" in text
     assert ("field 1 'n' (int64): no tag says its type is int64; as another type its 8 bytes read "
             "as uint64 9223372036854775850, float64 2.08e-322; read without the schema, its "

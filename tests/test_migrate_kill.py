@@ -247,3 +247,118 @@ def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
 
     assert_migrated_rows(read_lmdb(path), expected)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------------
+# The same, with SIGINT (what Ctrl-C sends) instead of SIGKILL: the command must stop in one
+# line that says nothing is lost and how to go on, exit 130, and the same command must then
+# finish with every key. Smaller stores and batches than above: one stop, mid-copy.
+
+CTRL_C_ROWS = 3_000
+CTRL_C_BATCH = 15
+
+
+def interrupt_when(proc: subprocess.Popen[str], reached: Callable[[], bool]) -> str:
+    """Send SIGINT to *proc* once *reached*; return its standard error after it exits 130."""
+    stop = time.monotonic() + 60
+    while not _reached_safely(reached):
+        if proc.poll() is not None:
+            pytest.skip(f"the migration ended before the interrupt ({proc.returncode})")
+        if time.monotonic() > stop:
+            pytest.fail("the interrupt point was not reached in time")
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the migration finished before the interrupt reached it")
+    assert proc.returncode == 130, err
+    return err
+
+
+def _reached_safely(reached: Callable[[], bool]) -> bool:
+    try:
+        return reached()
+    except (sqlite3.OperationalError, OSError, ValueError):
+        return False  # not there yet, or busy for a moment
+
+
+def _sigint_default() -> None:
+    """In the child: SIGINT at its default, so Python turns it into KeyboardInterrupt even
+    when the test runner ignores it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def assert_one_line_resume_message(err: str) -> None:
+    assert "Traceback" not in err, err
+    assert err.count("\n") == 1, err
+    assert err.startswith("lexcodecs: stopped (Ctrl-C): nothing is lost"), err
+    assert "run the same command again to resume" in err
+    assert "--restart" in err
+
+
+def test_sqlite_ctrl_c_then_the_same_command_finishes(tmp_path: Path) -> None:
+    path = tmp_path / "kv.db"
+    values = row_values(CTRL_C_ROWS)
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE kv (k BLOB PRIMARY KEY, v TEXT NOT NULL, b BLOB)")
+        db.executemany("INSERT INTO kv VALUES (?, ?, ?)",
+                       [(FDB.encode(v), *other(i)) for i, v in enumerate(values)])
+        db.commit()
+    expected = {other(i)[0]: (v, other(i)[1]) for i, v in enumerate(values)}
+    command = [*MIGRATE, "--sqlite", str(path), "--table", "kv", "--key-column", "k",
+               "--batch-size", str(CTRL_C_BATCH)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_sigint_default)
+    try:
+        err = interrupt_when(proc, lambda: sqlite_state(path)[1] > 0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert_one_line_resume_message(err)
+    with closing(sqlite3.connect(path, timeout=10)) as db:  # stopped mid-copy, original whole
+        assert db.execute("SELECT COUNT(*) FROM kv").fetchone()[0] == CTRL_C_ROWS
+        copied = db.execute(f"SELECT copied FROM {STATE_TABLE}").fetchone()[0]
+        assert db.execute(f"SELECT COUNT(*) FROM kv{NEW_SUFFIX}").fetchone()[0] == copied
+    assert 0 < copied < CTRL_C_ROWS
+
+    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "resumed" in result.stdout
+    with closing(sqlite3.connect(path)) as db:
+        rows = db.execute("SELECT k, v, b FROM kv ORDER BY k").fetchall()
+    assert_migrated_rows(rows, expected)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kv.db"]
+
+
+def test_lmdb_ctrl_c_then_the_same_command_finishes(tmp_path: Path) -> None:
+    lmdb = pytest.importorskip("lmdb")
+    path = tmp_path / "env"
+    state_path = tmp_path / "env.lexcodecs-state"
+    values = row_values(CTRL_C_ROWS)
+    env = lmdb.open(str(path), map_size=1 << 26)
+    with env.begin(write=True) as txn:
+        for i, v in enumerate(values):
+            txn.put(FDB.encode(v), _lmdb_value(i))
+    env.close()
+    expected = {other(i)[0]: (v, other(i)[1]) for i, v in enumerate(values)}
+    command = [*MIGRATE, "--lmdb", str(path), "--batch-size", str(CTRL_C_BATCH)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=_sigint_default)
+    try:
+        err = interrupt_when(proc, lambda: lmdb_state(state_path)[1] > 0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert_one_line_resume_message(err)
+    assert len(read_lmdb(path)) == CTRL_C_ROWS  # the original is whole
+    phase, copied = lmdb_state(state_path)
+    assert phase == "copy"
+    assert 0 < copied < CTRL_C_ROWS
+
+    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "resumed" in result.stdout
+    assert_migrated_rows(read_lmdb(path), expected)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]

@@ -113,7 +113,15 @@ PARSE_ERRORS = [
     ("a:int64 sideways", 8, "asc, desc, nulls first, nulls last or key=value",
      "unknown modifier 'sideways'"),
     ("a:int64 dsc", 8, "asc, desc", "did you mean 'desc'?"),
-    ("a:int64 b:string", 8, "key=value", "unknown modifier 'b'"),
+    ("a:int64 b:string", 8, "',' between fields", "missing a comma before 'b'?"),
+    ("a:int64 desc b:string", 13, "',' between fields", "missing a comma before 'b'?"),
+    ("a:int64 k=1 b :string", 12, "',' between fields", "missing a comma before 'b'?"),
+    ("a:INT64", 2, "one of string", "did you mean int64?"),
+    ("a:Uuid", 2, "one of string", "did you mean uuid?"),
+    ("a:int64 DESC", 8, "asc, desc", "did you mean 'desc'?"),
+    ("a:int64 Asc", 8, "asc, desc", "did you mean 'asc'?"),
+    ("a:int64 NULLS first", 8, "asc, desc", "did you mean 'nulls'?"),
+    ("a:int64 nulls LAST", 14, "'first' or 'last'", "did you mean 'last'?"),
     ("a:int64 desc desc", 13, "one of asc, desc", "order given twice"),
     ("a:int64 asc desc", 12, "one of asc, desc", "order given twice"),
     ("a:int64 nulls", 13, "'first' or 'last'", "'nulls' needs a placement"),
@@ -227,8 +235,12 @@ def test_effective_nulls(descending: bool, nulls: Any, effective: str, natural: 
 def test_field_defaults_and_repr() -> None:
     f = Field("ts", "int64")
     assert (f.descending, f.nulls, f.options) == (False, None, Options())
-    assert repr(Field("ts", "int64", descending=True)) == \
-        "Field(name='ts', type='int64', descending=True, nulls=None, options=Options({}))"
+    assert repr(Field("ts", "int64", descending=True)) == "Field('ts', 'int64', descending=True)"
+    assert repr(Field("ts", "int64")) == "Field('ts', 'int64')"
+    every = Field("id", "bytes", True, "first", {"length": 16})
+    assert repr(every) == \
+        "Field('id', 'bytes', descending=True, nulls='first', options={'length': 16})"
+    assert eval(repr(every)) == every  # the call that builds it
 
 
 def test_field_is_frozen() -> None:

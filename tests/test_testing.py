@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 import pytest
+from broken_codecs import RefusesADeclaredType, SchemalessMisordered
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from toys import (
@@ -21,10 +22,11 @@ from toys import (
     WideRangeBroken,
 )
 
-from lexcodecs import Anomaly, Capabilities, Float32, FloatPolicy, KeySchema
+from lexcodecs import Anomaly, Capabilities, Float32, FloatPolicy, KeySchema, get_codec
 from lexcodecs.testing import checks
 from lexcodecs.testing.checks import ConformanceError
 from lexcodecs.testing.conformance import PROPERTIES, CodecConformance, applicable, run_property
+from lexcodecs.testing.matrix import ALL_KEPT, Matrix, run_matrix
 from lexcodecs.testing.model import ModelError, model_equal, natural_key, value_key
 from lexcodecs.testing.strategies import batches, neighbour_pairs
 
@@ -290,6 +292,61 @@ def test_applicable_reasons() -> None:
     assert applicable("self_describing", codec, plain) == "keys are not self-describing"
     assert set(PROPERTIES) >= {"round_trip", "order", "injective", "prefix_free",
                                "prefix_range", "null_placement", "descending", "decode_junk"}
+
+
+def test_schemaless_check() -> None:
+    fdb = get_codec("fdb-tuple")
+    schema = KeySchema.parse("s:string, n:int, f:float64")
+    assert applicable("schemaless", fdb, schema) is None
+    checks.check_schemaless(fdb, schema, [("a", -1, 0.5), ("a", 1, None), (None, 2**70, -0.0)])
+    assert "ascending" in (applicable("schemaless", fdb, KeySchema.parse("n:int desc")) or "")
+    assert applicable("schemaless", ToyCodec(), KeySchema.parse("n:int64")) == (
+        "the codec does not claim schemaless encoding")
+    with pytest.raises(ConformanceError, match=r"^\[schemaless\] broken-schemaless .*without a "
+                       r"schema, \(-1,\) < \(1,\) in the natural order"):
+        checks.check_schemaless(SchemalessMisordered(), KeySchema.parse("n:int64"),
+                                [(-1,), (1,)])
+
+
+def test_prefix_free_check_looks_inside_the_pairs() -> None:
+    schema = KeySchema.parse("s:string")
+    checks.check_prefix_free(Unterminated(), schema, [("a",)])  # one key: nothing to compare
+    with pytest.raises(ConformanceError, match="is a proper prefix of the key"):
+        checks.check_prefix_free(Unterminated(), schema, [("a",)], [(("a",), ("ab",))])
+
+
+def _matrix(claims: dict[str, str]) -> Matrix:
+    return Matrix(cells={"c": {"f0:int64": {"order": "ok", "descending": "skip: no desc"}}},
+                  claims={"c": claims}, anomalies={"c": {}})
+
+
+def test_matrix_shows_untested_claims_and_never_counts_them_kept() -> None:
+    kept = _matrix({"type int64": "kept"})
+    assert (kept.ok, kept.complete) == (True, True)
+    assert kept.render().splitlines()[-1] == ALL_KEPT
+    open_ = _matrix({"type int64": "kept", "type tuple": "untested: no values of type 'tuple'"})
+    assert (open_.ok, open_.complete) == (True, False)
+    text = open_.render()
+    assert ALL_KEPT not in text
+    assert "  c: type tuple: no values of type 'tuple'" in text.splitlines()
+    assert text.splitlines()[-1] == ("no failure; 1 declared claim(s) untested: not every claim "
+                                     "is shown to hold")
+    data = open_.to_dict()
+    assert data["untested"] == {"c": {"type tuple": "no values of type 'tuple'"}}
+    assert (data["ok"], data["complete"]) == (True, False)
+    assert data["claims"]["c"]["type int64"] == "kept"
+
+
+def test_a_schema_the_codec_refuses_to_bind_is_a_failure() -> None:
+    matrix = run_matrix([RefusesADeclaredType()], examples=1, shrink=False)
+    row = matrix.cells["broken-bind"]["f0:uint16"]
+    assert list(row) == ["bind"]
+    assert row["bind"].startswith("FAIL: the codec refuses a schema its declarations allow: "
+                                  "SchemaError: ")
+    claims = matrix.claims["broken-bind"]
+    assert claims["type uint16"] == "FAIL: bind on (f0:uint16)"
+    assert claims["type string"] == "kept"  # its three-field schemas failed for uint16's sake
+    assert "FAIL (bind)" in matrix.render()
 
 
 # -- the model ----------------------------------------------------------------------------

@@ -6,22 +6,28 @@
     lexcodecs encode -c NAME [-s SCHEMA] [-o OPT=VALUE ...] VALUES
     lexcodecs decode -c NAME [-s SCHEMA] [-o OPT=VALUE ...] HEX
     lexcodecs inspect -c NAME [-s SCHEMA] [-o OPT=VALUE ...] HEX [--json]
-    lexcodecs compare [-s SCHEMA] [--records FILE] [-n N] [--store sqlite|lmdb|memory] [--json]
+    lexcodecs compare [-s SCHEMA] [-n N] [--store sqlite|lmdb|memory] [--json | --markdown]
+                      [--html FILE] [--records F | --csv F | --sqlite DB (--table T | --query
+                      SQL) | --parquet F | --keys-from STORE --keys-codec NAME] [--key COLUMNS]
     lexcodecs migrate --from A --to B -s SCHEMA (--input F [--output F] | --sqlite DB
                       --table T --key-column C | --lmdb PATH) [--keep-old] [--restart]
-    lexcodecs conformance [-c NAME ...] [--examples N] [--json]
+                      [--dry-run [--sample N]] [--json]
+    lexcodecs conformance [-c NAME ...] [--examples N] [--strict] [--no-shrink] [--json]
+    lexcodecs --version
 
 VALUES is a Python literal tuple or list, read without ``eval``: the syntax tree is walked and
 only constants, tuples, lists, a sign on a number, the names in :data:`NAMES` and calls of the
 constructors in :data:`CONSTRUCTORS` are accepted. Every refusal, the command line's or a
-codec's, is reported as ``lexcodecs: error: <message>`` on stderr with exit status 2.
+codec's, is reported as ``lexcodecs: error: <message>`` on stderr with exit status 2; Ctrl-C
+stops any command with one line saying what to do next, and exit status 130.
 
 Each subcommand is a pair: ``_add_<command>`` builds its parser and sets ``run``, the function
 that does the work and returns the exit status. :data:`SUBCOMMANDS` lists the pairs' builders.
 
 The modules, by job: :mod:`~lexcodecs.cli.arguments` (what every command shares: HEX,
 ``-o``, the codec arguments, ``CliError``), :mod:`~lexcodecs.cli.values` (VALUES),
-:mod:`~lexcodecs.cli.keys` (encode, decode, inspect), :mod:`~lexcodecs.cli.compare`,
+:mod:`~lexcodecs.cli.keys` (encode, decode, inspect), :mod:`~lexcodecs.cli.compare` (with
+:mod:`~lexcodecs.cli.sources`, its input options),
 :mod:`~lexcodecs.cli.migrate`, :mod:`~lexcodecs.cli.catalog` (list, conformance) and
 :mod:`~lexcodecs.cli.command` (the parser and :func:`main`).
 """

@@ -1,66 +1,121 @@
-"""``lexcodecs compare``: every codec on one schema, in a real sorted store.
+"""``lexcodecs compare``: every codec on one schema, in a real sorted store, and a verdict.
 
 The work is :func:`lexcodecs.compare.compare`; the command reads the schema (or the default),
-the records (JSON Lines from a file or standard input; else generated, ``-n`` of them from
-``--seed``), shows a progress bar per codec, and prints the report as a table or JSON.
+the records (the user's data through :mod:`lexcodecs.cli.sources`: JSON Lines, CSV, SQLite,
+Parquet or keys in a store, the schema proposed from the input's types where it has them;
+else generated, ``-n`` of them from ``--seed``), shows a progress bar over the codecs, and
+prints the report: the verdict, the
+table and what each codec cannot do (a terminal gets colour and its own width; a pipe gets
+plain text), or ``--json`` (the data contract), or ``--markdown`` (for a design document).
+``--html FILE`` also writes the single-file HTML report.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
-from typing import Any
+from typing import Final
 
-from ..compare import DEFAULT_SCHEMA, STORES, compare, records_from_json
+from .._console import show
+from ..compare import DEFAULT_SCHEMA, STORES, Comparison, compare
+from ..compare.measure import REPEATS
+from ..compare.report import WRAP
 from ..registry import available_codecs
 from ..schema import KeySchema
 from .arguments import CliError, Subparsers, _progress_bar, count
+from .sources import add_source_arguments, load_records
 
-__all__ = ["run_compare"]
+__all__ = ["GENERATED", "SAMPLED", "run_compare"]
+
+#: records generated when no input is named and -n is not given
+GENERATED: Final = 1000
+#: records kept from an input when -n is not given (a uniform sample when it has more)
+SAMPLED: Final = 10_000
 
 
 def _add_compare(commands: Subparsers) -> None:
     p = commands.add_parser(
-        "compare", help="compare every codec on one schema: order, collisions, size, speed",
+        "compare", help="compare every codec on one schema and recommend one",
         description="Encode records with every available codec, put the keys in a real "
-        "sorted store, read them back in its order and compare with the natural order.")
+        "sorted store, read them back in its order and compare with the natural order; "
+        "measure sizes, speed and prefix scans; recommend a codec and say what the others "
+        "cannot do, field by field, with the nearest workaround.")
     p.add_argument("-s", "--schema", metavar="SCHEMA",
-                   help=f"schema text (default: {DEFAULT_SCHEMA!r})")
-    p.add_argument("--records", metavar="FILE", help="JSON Lines, one array of values per "
-                   "record ('-': standard input); typed values as in docs/cli.md")
-    p.add_argument("-n", type=count(0), default=1000, metavar="N",
-                   help="how many records to generate (default 1000)")
+                   help=f"schema text (default: {DEFAULT_SCHEMA!r}, or with an input the "
+                   "types it declares)")
+    p.add_argument("-n", type=count(0), default=None, metavar="N",
+                   help=f"how many records to generate (default {GENERATED:,}); with an "
+                   f"input, how many to keep, a uniform sample when it has more (default "
+                   f"{SAMPLED:,})")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the generated records, or of the sample of an input")
     p.add_argument("-c", "--codec", dest="codecs", action="append", metavar="NAME",
                    help="compare only these codecs (repeatable; default: all)")
     p.add_argument("--store", choices=STORES, default="sqlite",
                    help="where the keys are sorted (default: sqlite)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the generated records")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--repeats", type=count(0), default=REPEATS, metavar="N",
+                   help=f"timed loops over the records per codec, the fastest counting "
+                   f"(default {REPEATS}; 0: no timing)")
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print the report as JSON")
+    shape.add_argument("--markdown", action="store_true",
+                       help="print the report as markdown, for a design document")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write the report as one HTML file with charts")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_source_arguments(p)
     p.set_defaults(run=run_compare)
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    schema = KeySchema.parse(args.schema) if args.schema else KeySchema.parse(DEFAULT_SCHEMA)
-    records = None
-    if args.records is not None:
-        records = _read_records(args.records, schema)
+    if args.html is not None:
+        _check_html_target(args.html)
+    schema = KeySchema.parse(args.schema) if args.schema else None
+    loaded = load_records(args, schema, SAMPLED if args.n is None else args.n, args.seed)
+    records = source = None
+    if loaded is not None:
+        schema, records, source = loaded.schema, loaded.rows, loaded.source
+        if loaded.proposed:
+            source += "; key types proposed from the input's declared types"
     names = args.codecs or available_codecs()
     bar = _progress_bar(args, "comparing", len(names))
     try:
-        report = compare(schema, records, n=args.n, codecs=names, store=args.store,
-                         seed=args.seed, progress=bar.update if bar else None)
+        report = compare(schema if schema is not None else DEFAULT_SCHEMA, records,
+                         n=GENERATED if args.n is None else args.n, codecs=names,
+                         store=args.store, seed=args.seed, progress=bar, source=source,
+                         repeats=args.repeats)
     finally:
         if bar:
             bar.close()
-    print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())
+    if args.html is not None:
+        from ..html_report import write_html
+
+        write_html(report.to_dict(), args.html)
+    _print(report, args)
+    if args.html is not None:
+        print(f"HTML report written to {args.html}", file=sys.stderr)
     return 0
 
 
-def _read_records(path: str, schema: KeySchema) -> list[tuple[Any, ...]]:
-    try:
-        with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
-            return records_from_json(f, schema)
-    except OSError as exc:
-        raise CliError(f"--records {path}: {exc.strerror or exc}") from None
+def _print(report: Comparison, args: argparse.Namespace) -> None:
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    elif args.markdown:
+        print(report.to_markdown(), end="")
+    elif sys.stdout.isatty():
+        show(*report.renderables(min(WRAP, shutil.get_terminal_size().columns - 1)))
+    else:  # a pipe or a file: plain text, counterexamples one per line, whatever the width
+        print(report.to_text())
+
+
+def _check_html_target(path: str) -> None:
+    """Refuse an HTML path that cannot be written before the comparison, not after it."""
+    if os.path.isdir(path):
+        raise CliError(f"--html {path}: is a directory; give a file name")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise CliError(f"--html {path}: no such directory {parent!r}")
+

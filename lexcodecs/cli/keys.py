@@ -3,13 +3,15 @@
 Each takes the codec's arguments (``-c NAME [-s SCHEMA] [-o OPT=VALUE ...]``); ``encode``
 reads VALUES (:mod:`lexcodecs.cli.values`) and prints the key in hex, ``decode`` reads HEX and
 prints the values' ``repr``, ``inspect`` prints every byte of a key explained
-(:func:`lexcodecs.inspection.inspect_key`), or the breakdown as JSON.
+(:func:`lexcodecs.inspection.inspect_key`) as a table, or the breakdown as JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import sys
 
 from ..errors import describe_value
 from ..inspection import inspect_key
@@ -63,5 +65,7 @@ def _add_inspect(commands: Subparsers) -> None:
 def run_inspect(args: argparse.Namespace) -> int:
     codec, schema = _codec(args), _schema(args)
     result = inspect_key(codec, parse_hex(args.hex), schema)
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.render())
+    # on a terminal the table wraps its long cells to the window; in a pipe, nothing wraps
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.render(width))
     return 0

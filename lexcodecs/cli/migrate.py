@@ -5,6 +5,13 @@ from ``--from``/``--to`` (with their options) and ``-s``, and runs exactly one o
 (``--input``, with ``--output`` written to a temporary file and renamed, so it appears whole or
 not at all), an SQLite table (``--sqlite --table --key-column``) or an LMDB environment
 (``--lmdb``). The report goes to stdout, or to stderr when stdout carries the new keys.
+
+``--dry-run`` reads the same keys read-only and prints what the run would do
+(:mod:`lexcodecs.migrate.dry_run`), writing nothing; its exit status is 1 when the run would
+be refused. A store is checked before anything is opened for writing: ``--sqlite`` must name
+a writable SQLite database file (a directory, a missing or read-only file, or a file that is
+not a database is one line, not a traceback). Progress is one bar per phase (copying, then
+verifying; reading for a dry run), each with its total, percent and ETA.
 """
 
 from __future__ import annotations
@@ -13,14 +20,26 @@ import argparse
 import contextlib
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..migrate import MigrationReport, Transcoder, migrate_lines, migrate_lmdb, migrate_sqlite
+from .._console import Progress
+from ..migrate import (
+    DryRun,
+    MigrationReport,
+    Transcoder,
+    dry_run_lines,
+    dry_run_lmdb,
+    dry_run_sqlite,
+    migrate_lines,
+    migrate_lmdb,
+    migrate_sqlite,
+)
 from ..registry import get_codec
 from ..schema import KeySchema
-from .arguments import CliError, Subparsers, _options, _progress_bar
+from .arguments import CliError, Subparsers, _options, _progress_bar, count
 
 __all__ = ["batch_size", "map_size", "run_migrate"]
 
@@ -51,6 +70,12 @@ def _add_migrate(commands: Subparsers) -> None:
                    help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
     p.add_argument("--restart", action="store_true",
                    help="discard an unfinished migration instead of resuming it")
+    p.add_argument("--dry-run", action="store_true",
+                   help="write nothing: print the plan, the key counts, the key growth, "
+                   "collisions and refusals (exit status 1 if the run would be refused)")
+    p.add_argument("--sample", type=count(1), default=None, metavar="N",
+                   help="with --dry-run: transcode about N keys spread through the store "
+                   "(the first N of --input) instead of every key")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run_migrate)
@@ -92,35 +117,133 @@ def run_migrate(args: argparse.Namespace) -> int:
     if len(modes) != 1:
         raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, or "
                        "--lmdb PATH (exactly one)")
-    bar = _progress_bar(args, "migrating", None)
-    progress = bar.update if bar else None
-    try:
+    if args.sample is not None and not args.dry_run:
+        raise CliError("--sample goes with --dry-run")
+    if args.sqlite is not None:
+        if not args.table or not args.key_column:
+            raise CliError("--sqlite needs --table and --key-column")
+        _check_sqlite(args.sqlite, writing=not args.dry_run)
+    if args.lmdb is not None:
+        _check_lmdb(args.lmdb)
+    if args.dry_run:
+        return _dry_run(args, transcoder)
+    with _Phases(args) as bars:
         if args.input is not None:
-            report = _migrate_lines(args, transcoder, progress)
+            report = _migrate_lines(args, transcoder, bars.update)
         elif args.sqlite is not None:
-            if not args.table or not args.key_column:
-                raise CliError("--sqlite needs --table and --key-column")
-            if not os.path.exists(args.sqlite):
-                raise CliError(f"--sqlite {args.sqlite}: no such database file")
             report = migrate_sqlite(args.sqlite, args.table, args.key_column, transcoder,
                                     batch_size=args.batch_size, keep_old=args.keep_old,
-                                    restart=args.restart, progress=progress)
+                                    restart=args.restart, progress=bars.update,
+                                    phase=bars.start)
         else:
-            env = Path(args.lmdb)
-            if not env.exists() and not any(  # not a swap interrupted halfway either
-                    env.with_name(env.name + suffix).exists()
-                    for suffix in (".lexcodecs-old", ".lexcodecs-state")):
-                raise CliError(f"--lmdb {args.lmdb}: no such LMDB environment")
             report = migrate_lmdb(args.lmdb, transcoder, batch_size=args.batch_size,
                                   keep_old=args.keep_old, restart=args.restart,
-                                  progress=progress, map_size=args.map_size)
-    finally:
-        if bar:
-            bar.close()
+                                  progress=bars.update, map_size=args.map_size,
+                                  phase=bars.start)
     text = json.dumps(report.to_dict(), indent=2) if args.json else report.summary()
     print(text, file=sys.stderr if args.input is not None and args.output in (None, "-")
           else sys.stdout)
     return 0
+
+
+class _Phases:
+    """One progress bar per phase of a migration: :meth:`start` closes the bar of the phase
+    before and opens the next one, with its label and total; :meth:`update` moves it."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.bar: Progress | None = None
+        if args.input is not None:  # a stream has one phase, and no total ahead
+            self.bar = _progress_bar(args, "migrating", None)
+
+    def start(self, label: str, total: int) -> None:
+        self.close()
+        self.bar = _progress_bar(self.args, label, total)
+
+    def update(self, done: int) -> None:
+        if self.bar is not None:
+            self.bar.update(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> _Phases:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _check_sqlite(path: str, *, writing: bool) -> None:
+    """Refuse, in one line, a --sqlite path that is no database a migration can use."""
+    where = f"--sqlite {path}"
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise CliError(f"{where}: no such database file") from None
+    except OSError as exc:
+        raise CliError(f"{where}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise CliError(f"{where}: is a directory; name the SQLite database file in it")
+    if not stat.S_ISREG(info.st_mode):
+        raise CliError(f"{where}: not a regular file, so not an SQLite database")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError as exc:
+        raise CliError(f"{where}: cannot be read ({exc.strerror or exc})") from None
+    if head and head != b"SQLite format 3\x00":  # an empty file is an empty database
+        raise CliError(f"{where}: not an SQLite database (it does not start with SQLite's "
+                       "header)")
+    if writing:
+        # a migration writes the database, its journal and a lock file next to it; a file
+        # nobody may write is refused even for root, who could, since it was made read-only
+        # on purpose
+        if not os.access(path, os.W_OK) or not info.st_mode & 0o222:
+            raise CliError(f"{where}: the file is read-only; a migration rewrites it (make it "
+                           "writable, or look first with --dry-run)")
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.access(folder, os.W_OK):
+            raise CliError(f"{where}: its directory {folder} is read-only; SQLite and the "
+                           "migration write files next to the database")
+
+
+def _check_lmdb(path: str) -> None:
+    env = Path(path)
+    if not env.exists() and not any(  # not a swap interrupted halfway either
+            env.with_name(env.name + suffix).exists()
+            for suffix in (".lexcodecs-old", ".lexcodecs-state")):
+        raise CliError(f"--lmdb {path}: no such LMDB environment")
+
+
+def _dry_run(args: argparse.Namespace, transcoder: Transcoder) -> int:
+    with _Phases(args) as bars:
+        if args.input is not None:
+            result = _dry_run_lines(args, transcoder, bars.update)
+        elif args.sqlite is not None:
+            result = dry_run_sqlite(args.sqlite, args.table, args.key_column, transcoder,
+                                    sample=args.sample, batch_size=args.batch_size,
+                                    keep_old=args.keep_old, progress=bars.update,
+                                    phase=bars.start)
+        else:
+            result = dry_run_lmdb(args.lmdb, transcoder, sample=args.sample,
+                                  batch_size=args.batch_size, keep_old=args.keep_old,
+                                  progress=bars.update, phase=bars.start)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
+    return 0 if result.would_succeed else 1
+
+
+def _dry_run_lines(args: argparse.Namespace, transcoder: Transcoder,
+                   progress: Callable[[int], None]) -> DryRun:
+    if args.input == "-":
+        return dry_run_lines(transcoder, sys.stdin, sample=args.sample, progress=progress)
+    try:
+        with open(args.input, encoding="utf-8") as source:
+            return dry_run_lines(transcoder, source, sample=args.sample, progress=progress)
+    except OSError as exc:
+        raise CliError(f"--input {args.input}: {exc.strerror or exc}") from None
 
 
 def _migrate_lines(args: argparse.Namespace, transcoder: Transcoder,

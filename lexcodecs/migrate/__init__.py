@@ -23,14 +23,19 @@ A store migration never touches the original until everything is known to be rig
 The report counts the keys migrated and the places where the old order disagreed with the new
 one: a source format with anomalies can have stored its keys in a wrong order.
 
+A **dry run** (:func:`dry_run_sqlite`, :func:`dry_run_lmdb`, :func:`dry_run_lines`) reads the
+store read-only, transcodes its keys as the copy would, and reports the plan, the counts, the
+key growth, collisions and refusals, writing nothing.
+
 The modules, by job: :mod:`~lexcodecs.migrate.transcoder` (the Transcoder, its value check,
 ``MigrationError``, Dask partitions), :mod:`~lexcodecs.migrate.report` (the report and the
 old-order watch), :mod:`~lexcodecs.migrate.lines` (hex-line streams),
 :mod:`~lexcodecs.migrate.verify` (the natural-order check of a migrated store),
 :mod:`~lexcodecs.migrate.sqlite_store` and :mod:`~lexcodecs.migrate.lmdb_store` (copy, verify
-and swap for each store).
+and swap for each store), :mod:`~lexcodecs.migrate.dry_run` (the dry run).
 """
 
+from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_sqlite
 from .lines import migrate_lines
 from .lmdb_store import migrate_lmdb
 from .report import MAX_EXAMPLES as MAX_EXAMPLES
@@ -43,9 +48,13 @@ from .sqlite_store import migrate_sqlite
 from .transcoder import MigrationError, Transcoder, transcode_partition
 
 __all__ = [
+    "DryRun",
     "MigrationError",
     "MigrationReport",
     "Transcoder",
+    "dry_run_lines",
+    "dry_run_lmdb",
+    "dry_run_sqlite",
     "migrate_lines",
     "migrate_lmdb",
     "migrate_sqlite",

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LexCodecError
-from .report import MigrationReport, Progress, _OrderWatch
+from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _NaturalOrder
 
@@ -39,7 +39,8 @@ __all__ = ["migrate_lmdb"]
 
 def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                  batch_size: int = 10_000, keep_old: bool = False, restart: bool = False,
-                 progress: Progress = None, map_size: int | None = None) -> MigrationReport:
+                 progress: Progress = None, map_size: int | None = None,
+                 phase: PhaseStart = None) -> MigrationReport:
     """Migrate the keys of an LMDB environment (its main database), values unchanged.
 
     The new keys go to a new environment ``<path>.lexcodecs-new``; the position reached is
@@ -53,6 +54,9 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     fit (between transactions, as LMDB allows), so a target with larger keys never fails for
     room. A refusal while copying or checking removes the half-written new environment and
     the state file: a rerun starts afresh, and nothing is left behind.
+
+    *progress* and *phase* are as for :func:`~lexcodecs.migrate.migrate_sqlite` (the totals
+    are the environments' entry counts).
     """
     _check_batch_size(batch_size)
     if map_size is not None and (isinstance(map_size, bool) or not isinstance(map_size, int)
@@ -101,9 +105,12 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             target = lmdb.open(str(new_path), map_size=size)
             try:
                 if state["phase"] == "copy":
+                    if phase is not None:
+                        phase("copying", source.stat()["entries"])
                     _lmdb_copy(source, target, t, report, state, state_path, batch_size,
                                progress)
-                _lmdb_verify(source, target, t, report)
+                _lmdb_verify(source, target, t, report, batch_size,
+                             progress if phase is not None else None, phase)
             except lmdb.Error as exc:
                 raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
                                      "untouched") from None
@@ -256,9 +263,14 @@ def _lmdb_put_batch(target: Any, batch: list[tuple[bytes, bytes]]) -> None:
             target.set_mapsize(min(2 * size, _MAX_MAP_SIZE))
 
 
-def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationReport) -> None:
+def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationReport,
+                 batch_size: int, progress: Progress = None, phase: PhaseStart = None
+                 ) -> None:
     old_count = source.stat()["entries"]
     new_count = target.stat()["entries"]
+    if phase is not None:  # each old entry is looked up, then each new key read in order
+        phase("verifying", old_count + new_count)
+    done = 0
     if old_count != new_count:
         raise MigrationError(f"the source holds {old_count} keys but the new environment "
                              f"{new_count}: two keys have the same new key (the target "
@@ -272,8 +284,16 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
                     f"the entry of key {key.hex(' ')} is not in the new environment as it is "
                     "in the old one (was it written during an interrupted migration?); the "
                     "original is untouched: run again with --restart")
+            done += 1
+            if progress is not None and done % batch_size == 0:
+                progress(done)
     order = _NaturalOrder(t, report)
     report.anomalies.clear()
     with target.begin() as txn:
         for key in txn.cursor().iternext(keys=True, values=False):
             order.see(key)
+            done += 1
+            if progress is not None and done % batch_size == 0:
+                progress(done)
+    if progress is not None:
+        progress(done)

@@ -15,13 +15,16 @@ from typing import Any, Final
 
 import attrs
 
-__all__ = ["MAX_EXAMPLES", "MigrationReport", "Progress"]
+__all__ = ["MAX_EXAMPLES", "MigrationReport", "PhaseStart", "Progress"]
 
 #: examples of changed order kept in a report
 MAX_EXAMPLES: Final = 5
 
 #: called with the number of keys migrated so far, after each batch (or every 1000 lines)
 Progress = Callable[[int], None] | None
+#: told when a phase of a store migration starts: its label (``"copying"``,
+#: ``"verifying"``) and how many steps it takes; *progress* then counts that phase's steps
+PhaseStart = Callable[[str, int], None] | None
 
 
 @attrs.define
@@ -41,6 +44,11 @@ class MigrationReport:
     #: what a run did besides the migration itself, e.g. finishing or rolling back the swap
     #: of an interrupted run (left out of :meth:`to_dict` when there is none)
     notes: list[str] = attrs.field(factory=list)
+
+    def __repr__(self) -> str:
+        return (f"<MigrationReport {self.source} -> {self.target} ({self.where}): "
+                f"{self.keys:,} keys, {self.order_changes:,} order changes"
+                + (", resumed" if self.resumed else "") + ">")
 
     def note_order(self, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
         """Two keys adjacent in the old order whose new keys sort the other way."""

@@ -8,7 +8,13 @@ until everything is known to be right.
    table's own ``CREATE TABLE`` statement. Each batch commits in one transaction together with
    the position it reached, in the state table :data:`STATE_TABLE` (one row per table being
    migrated, with the settings, the phase and the report), so a run killed at any point
-   resumes exactly there; a rerun with other settings is refused.
+   resumes exactly there; a rerun with other settings is refused. Before anything is
+   created, the table, its key column and the first key (decoded by the source, encoded by
+   the target) are checked, so a wrong codec or schema leaves nothing behind. A run refused
+   later, by a key the source cannot read or the target cannot hold, keeps its copy (fix the
+   data and the same command resumes) but is recorded as refused: a rerun with other settings
+   discards it instead of being blocked by it. A run refused before its first batch was
+   committed removes what it created.
 2. **verify** -- equal row counts; every old row is in the new table under its new key with
    the other columns equal; the new table, read ``ORDER BY`` its key, is in the natural order
    of the values (:mod:`lexcodecs.migrate.verify`).
@@ -35,7 +41,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from ..errors import LexCodecError
-from .report import MigrationReport, Progress, _OrderWatch
+from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _NaturalOrder
 
@@ -51,13 +57,17 @@ OLD_SUFFIX: Final = "__lexcodecs_old"
 def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table: str,
                    key_column: str, transcoder: Transcoder, *, batch_size: int = 10_000,
                    keep_old: bool = False, restart: bool = False,
-                   progress: Progress = None) -> MigrationReport:
+                   progress: Progress = None, phase: PhaseStart = None) -> MigrationReport:
     """Migrate the keys of an SQLite table in place (copy, verify, swap; see the module).
 
     The key column must be the table's primary key; the other columns are carried over
     unchanged, and the table's indexes are created again on the new table. With *keep_old*
     the old table stays as ``<table>__lexcodecs_old``. A run that was interrupted resumes;
     *restart* discards the unfinished copy instead.
+
+    *progress* is called with the number of keys copied after each batch. With *phase*, it is
+    told when each phase starts (``"copying"``, then ``"verifying"``) with the number of
+    steps it takes (the rows counted first), and *progress* then counts that phase's steps.
     """
     _check_batch_size(batch_size)
     own = not isinstance(database, sqlite3.Connection)
@@ -69,7 +79,7 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     try:
         with _table_lock(db, table):
             return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
-                                   restart, progress)
+                                   restart, progress, phase)
     except sqlite3.DatabaseError as exc:
         where = database if own else "the connection"
         if _is_full(exc):
@@ -148,7 +158,7 @@ def _table_lock(db: sqlite3.Connection, table: str) -> Iterator[None]:
 
 def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Transcoder,
                     batch_size: int, keep_old: bool, restart: bool,
-                    progress: Progress) -> MigrationReport:
+                    progress: Progress, phase: PhaseStart) -> MigrationReport:
     started = time.monotonic()
     new_table, old_table = table + NEW_SUFFIX, table + OLD_SUFFIX
     settings = json.dumps({"source": t.source.config(), "target": t.target.config(),
@@ -157,12 +167,18 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
     db.execute("BEGIN IMMEDIATE")
     try:
         state = _state(db, table)
+        notes = []
         if state is not None and not restart and not same_settings(
                 json.loads(state["settings"]), json.loads(settings)):
-            raise MigrationError(
-                f"an unfinished migration of {table!r} with other settings is in this "
-                f"database ({state['settings']}); finish it with those settings, or "
-                "restart=True (--restart) to discard it")
+            refused = state["report"].get(_REFUSED)
+            if refused is None:  # killed, not refused: its copy may be wanted
+                raise MigrationError(
+                    f"an unfinished migration of {table!r} with other settings is in this "
+                    f"database ({state['settings']}); finish it with those settings, or "
+                    "restart=True (--restart) to discard it")
+            restart = True  # its copy is of no use to anyone: it cannot finish as it was
+            notes.append("discarded the copy of an earlier run with other settings, which "
+                         f"was refused ({refused})")
         if restart:
             db.execute(f"DROP TABLE IF EXISTS {_quote(new_table)}")
             db.execute(f"DELETE FROM {STATE_TABLE} WHERE source_table = ?", (table,))
@@ -174,26 +190,93 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
             if exists:
                 raise MigrationError(f"table {new_table!r} exists but no migration is "
                                      "recorded; drop it, or use restart=True (--restart)")
+            _check_first_key(db, table, key_column, t)
             db.execute(_renamed_sql(_table_sql(db, table), table, new_table))
             report = MigrationReport(t.source.name, t.target.name, str(t.schema),
                                      f"sqlite table {table}")
             db.execute(f"INSERT INTO {STATE_TABLE} VALUES (?, ?, 'copy', NULL, NULL, 0, ?)",
                        (table, settings, json.dumps(report.to_dict())))
         else:
-            report = MigrationReport(**{**state["report"], "resumed": True})
+            saved = {k: v for k, v in state["report"].items() if k != _REFUSED}
+            report = MigrationReport(**{**saved, "resumed": True})
+        report.notes += notes
         db.execute("COMMIT")
     except BaseException:
         _rollback(db)
         raise
     assert state is None or isinstance(state, dict)
-    phase = "copy" if state is None else state["phase"]
-    if phase == "copy":
-        _sqlite_copy(db, table, new_table, key_column, columns, t, report, state, batch_size,
-                     progress)
-    _sqlite_verify(db, table, new_table, key_column, columns, t, report, batch_size)
+    try:
+        if state is None or state["phase"] == "copy":
+            if phase is not None:
+                phase("copying", _count(db, table))
+            _sqlite_copy(db, table, new_table, key_column, columns, t, report, state,
+                         batch_size, progress)
+        _sqlite_verify(db, table, new_table, key_column, columns, t, report, batch_size,
+                       progress if phase is not None else None, phase)
+    except MigrationError as exc:
+        _note_refused(db, table, report, exc)
+        raise
     _sqlite_swap(db, table, new_table, old_table, keep_old)
     report.seconds += time.monotonic() - started
     return report
+
+
+#: the key, in the report saved with the state, that marks a run stopped by a refusal
+_REFUSED: Final = "refused"
+
+
+def _check_first_key(db: sqlite3.Connection, table: str, key_column: str,
+                     t: Transcoder) -> None:
+    """Transcode the table's first key before anything is created: a wrong codec, option or
+    schema is refused with nothing to clean up."""
+    row = db.execute(f"SELECT {_quote(key_column)} FROM {_quote(table)} "
+                     f"ORDER BY {_quote(key_column)} LIMIT 1").fetchone()
+    if row is None:
+        return
+    key = row[0]
+    if not isinstance(key, bytes):
+        raise MigrationError(f"a key in {table}.{key_column} is not a BLOB: {key!r}; nothing "
+                             "was changed")
+    try:
+        t.encode(t.values(key))
+    except LexCodecError as exc:
+        raise MigrationError(f"the first key of {table!r}, {key.hex(' ') or '(empty)'}, does "
+                             f"not transcode: {exc}; nothing was changed (are the source "
+                             "codec, its options and the schema those the keys were written "
+                             "with?)") from None
+
+
+def _note_refused(db: sqlite3.Connection, table: str, report: MigrationReport,
+                  exc: MigrationError) -> None:
+    """Record in the state that this run was refused (see the module), or, when nothing was
+    copied, remove what the run created; best effort, since the refusal is what matters."""
+    saved = {**report.to_dict(), _REFUSED: str(exc).splitlines()[0][:300]}
+    with contextlib.suppress(sqlite3.Error):
+        _rollback(db)
+        if report.keys:
+            db.execute(f"UPDATE {STATE_TABLE} SET report = ? WHERE source_table = ?",
+                       (json.dumps(saved), table))
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            _forget(db, table)
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+
+
+def _forget(db: sqlite3.Connection, table: str) -> None:
+    """Drop the new table and the state of *table*'s migration (and the state table when no
+    other migration is left in it), inside the caller's transaction."""
+    db.execute(f"DROP TABLE IF EXISTS {_quote(table + NEW_SUFFIX)}")
+    db.execute(f"DELETE FROM {STATE_TABLE} WHERE source_table = ?", (table,))
+    if not db.execute(f"SELECT 1 FROM {STATE_TABLE}").fetchone():
+        db.execute(f"DROP TABLE {STATE_TABLE}")
+
+
+def _count(db: sqlite3.Connection, table: str) -> int:
+    return int(db.execute(f"SELECT COUNT(*) FROM {_quote(table)}").fetchone()[0])
 
 
 def _state(db: sqlite3.Connection, table: str) -> dict[str, Any] | None:
@@ -344,9 +427,13 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
 
 def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
                    columns: list[str], t: Transcoder, report: MigrationReport,
-                   batch_size: int) -> None:
-    old_count = db.execute(f"SELECT COUNT(*) FROM {_quote(table)}").fetchone()[0]
-    new_count = db.execute(f"SELECT COUNT(*) FROM {_quote(new_table)}").fetchone()[0]
+                   batch_size: int, progress: Progress = None, phase: PhaseStart = None
+                   ) -> None:
+    old_count = _count(db, table)
+    new_count = _count(db, new_table)
+    if phase is not None:  # each old row is looked up, then each new key read in order
+        phase("verifying", old_count + new_count)
+    done = 0
     if old_count != new_count:
         raise MigrationError(f"{table!r} has {old_count} rows but the new table {new_count}; "
                              "the original is untouched (rows written to the old table during "
@@ -368,11 +455,19 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
                     f"the row of key {row[key_index].hex(' ')} is not in the new table as it "
                     "is in the old one (was the table written during an interrupted "
                     "migration?); the original is untouched: run again with --restart")
+        done += len(rows)
+        if progress is not None:
+            progress(done)
     order = _NaturalOrder(t, report)
     report.anomalies.clear()
     for (key,) in db.execute(f"SELECT {_quote(key_column)} FROM {_quote(new_table)} "
                              f"ORDER BY {_quote(key_column)}"):
         order.see(key)
+        done += 1
+        if progress is not None and done % batch_size == 0:
+            progress(done)
+    if progress is not None:
+        progress(done)
 
 
 def _sqlite_swap(db: sqlite3.Connection, table: str, new_table: str, old_table: str,

@@ -8,6 +8,8 @@ True
 
 * :class:`CodecConformance`: subclass it with ``codec`` and ``schemas`` to run every check;
 * :func:`run_property`: run one check as a hypothesis property;
+* :func:`run_matrix`: every claim a codec declares, on schemas :func:`plan` derives from its
+  declarations (what ``lexcodecs conformance`` runs), with the claims it cannot test said so;
 * :mod:`~lexcodecs.testing.checks`: the checks over concrete values, and
   :class:`ConformanceError`;
 * :mod:`~lexcodecs.testing.model`: the natural order, written without any codec;
@@ -16,15 +18,20 @@ True
 """
 
 from .checks import ConformanceError
+from .claims import Claim, Plan, plan
 from .conformance import PROPERTIES, CodecConformance, applicable, run_property
+from .matrix import Matrix, run_matrix
 from .model import identical, model_equal, natural_key
 from .strategies import batches, keys, prefixes, values_for
 from .vectors import VectorCase, VectorFile, load_vectors
 
 __all__ = [
     "PROPERTIES",
+    "Claim",
     "CodecConformance",
     "ConformanceError",
+    "Matrix",
+    "Plan",
     "VectorCase",
     "VectorFile",
     "applicable",
@@ -34,7 +41,9 @@ __all__ = [
     "load_vectors",
     "model_equal",
     "natural_key",
+    "plan",
     "prefixes",
+    "run_matrix",
     "run_property",
     "values_for",
 ]

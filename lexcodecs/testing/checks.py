@@ -19,6 +19,7 @@ prefix_range       prefix_range(p) holds exactly the keys extending p
 null_placement     NULL sorts first/last in a field as the schema says
 descending         a descending field reverses its values' order
 decode_junk        decoding any bytes raises DecodeError or succeeds
+schemaless         encode(v) without a schema orders as the types of v's values say
 refusals           what the capabilities rule out is refused with a typed error
 anomalies          every declared anomaly really happens (its witness)
 =================  =============================================================
@@ -49,6 +50,7 @@ __all__ = [
     "check_prefix_range",
     "check_refusals",
     "check_round_trip",
+    "check_schemaless",
     "check_self_describing",
     "order_schema",
 ]
@@ -79,6 +81,7 @@ class ConformanceError(AssertionError):
             where += f" with schema ({schema})"
         super().__init__(f"{where}: {message}")
         self.check = check
+        self.detail = message
 
 
 def _hex(key: bytes | None) -> str:
@@ -209,16 +212,24 @@ def check_injective(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[An
                 f"key {_hex(ka)}")
 
 
-def check_prefix_free(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]) -> None:
-    """No key of the schema is a proper byte prefix of another (for codecs that claim it)."""
-    keyed = [(k, v) for _, k, v in _keyed("prefix_free", codec, schema, batch)]
-    for ka, va in keyed:
-        for kb, vb in keyed:
-            if len(ka) < len(kb) and kb.startswith(ka):
+def check_prefix_free(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],
+                      pairs: Pairs = ()) -> None:
+    """No key of the schema is a proper byte prefix of another (for codecs that claim it):
+    between any two keys of the batch, and within each extra pair (a string and the same
+    string one character longer is the pair that finds a missing terminator)."""
+    def keyed(values: Sequence[Any]) -> tuple[bytes, Sequence[Any]]:
+        return _encode("prefix_free", codec, schema, values), values
+
+    rows = [keyed(values) for values in batch]  # no model: bytes are all this check needs
+    every = [(a, b) for i, a in enumerate(rows) for b in rows[i + 1:]]
+    every += [(keyed(a), keyed(b)) for a, b in pairs]
+    for (ka, va), (kb, vb) in every:
+        for (k1, v1), (k2, v2) in (((ka, va), (kb, vb)), ((kb, vb), (ka, va))):
+            if len(k1) < len(k2) and k2.startswith(k1):
                 raise ConformanceError(
                     "prefix_free", codec, schema,
-                    f"the key {_hex(ka)} of {_show(va)} is a proper prefix of the key "
-                    f"{_hex(kb)} of {_show(vb)}")
+                    f"the key {_hex(k1)} of {_show(v1)} is a proper prefix of the key "
+                    f"{_hex(k2)} of {_show(v2)}")
 
 
 def check_prefix_range(codec: Codec, schema: KeySchema, prefix: Sequence[Any],
@@ -348,6 +359,51 @@ def check_self_describing(codec: Codec, schema: KeySchema, values: Sequence[Any]
         raise ConformanceError("self_describing", codec, schema,
                                f"{_show(values)} -> {_hex(key)} decodes without a schema to "
                                f"{len(back)} values: {back!r}")
+
+
+class _WithoutSchema:
+    """*codec*, seen through ``encode(values)`` without a schema: what the order checks see
+    when they run on it is the schemaless encoding, judged by the model of *schema*."""
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.name = codec.name
+        self.capabilities = codec.capabilities
+
+    def encode(self, values: Sequence[Any], schema: Any = None) -> bytes:
+        return self.codec.encode(values)
+
+    def bind(self, schema: Any) -> Any:
+        return self.codec.bind(schema)
+
+
+def check_schemaless(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]) -> None:
+    """``encode(values)`` without a schema (for a codec that claims ``schemaless``) orders
+    and separates values as *schema* -- the types the codec chooses from the values (str:
+    string, bytes, bool, float: float64, int) -- says; a self-describing codec decodes each
+    such key without the schema back to the values."""
+    plain: Any = _WithoutSchema(codec)
+    try:
+        check_order(plain, schema, batch)
+        check_injective(plain, schema, batch)
+    except ConformanceError as exc:
+        raise ConformanceError("schemaless", codec, schema,
+                               f"without a schema, {exc.detail}") from exc
+    if codec.capabilities.decoding != "self-describing":
+        return
+    for values in batch:
+        key = _encode("schemaless", plain, schema, values)
+        try:
+            back = codec.decode(key)
+        except LexCodecError as exc:
+            raise ConformanceError("schemaless", codec, schema,
+                                   f"{_show(values)} -> {_hex(key)} (encoded without a "
+                                   f"schema) does not decode without one: {exc}") from exc
+        if not model_equal(values, back, schema, _policy(codec)) and not \
+                codec.capabilities.explained(("round-trip",), None, tuple(values), tuple(back)):
+            raise ConformanceError("schemaless", codec, schema,
+                                   f"{_show(values)} -> {_hex(key)} -> {back!r} without a "
+                                   "schema: not the same values")
 
 
 def _probes(codec: Codec, field: Field) -> list[tuple[Field, str]]:

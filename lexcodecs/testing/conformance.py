@@ -33,10 +33,14 @@ from . import checks
 from .strategies import Overrides, batches, junk_keys, keys, neighbour_pairs, prefixes, values_for
 
 __all__ = [
+    "BATCH_CHECKS",
     "PROPERTIES",
+    "SCHEMALESS_TYPES",
     "CodecConformance",
     "applicable",
+    "run_batch_checks",
     "run_property",
+    "schemaless_types",
 ]
 
 PropertyBuilder = Callable[[Codec, KeySchema, Overrides], Callable[[], None]]
@@ -64,17 +68,30 @@ def _round_trip(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], 
     return prop
 
 
-def _batch_property(check: Callable[..., None], *, with_pairs: bool = False
-                    ) -> PropertyBuilder:
+#: the checks over one batch of keys: name -> (check, whether it takes the neighbour pairs)
+BATCH_CHECKS: Final[Mapping[str, tuple[Callable[..., None], bool]]] = {
+    "order": (checks.check_order, True),
+    "injective": (checks.check_injective, True),
+    "prefix_free": (checks.check_prefix_free, True),
+}
+
+
+def _batch_property(*names: str) -> PropertyBuilder:
+    """The checks *names* of :data:`BATCH_CHECKS`, in order, on each drawn batch."""
     def build(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
         caps = codec.capabilities
 
         @given(batches(schema, caps, ov, nullable=_nullable(codec, schema)))
         def prop(batch: list[tuple[Any, ...]]) -> None:
-            if with_pairs:
-                check(codec, schema, batch, neighbour_pairs(batch, schema, caps, ov))
-            else:
-                check(codec, schema, batch)
+            pairs = None
+            for name in names:
+                check, with_pairs = BATCH_CHECKS[name]
+                if with_pairs:
+                    if pairs is None:
+                        pairs = neighbour_pairs(batch, schema, caps, ov)
+                    check(codec, schema, batch, pairs)
+                else:
+                    check(codec, schema, batch)
         return prop
     return build
 
@@ -147,6 +164,15 @@ def _decode_junk(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[],
     return prop
 
 
+def _schemaless(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
+    caps = codec.capabilities
+
+    @given(batches(schema, caps, ov, nullable=_nullable(codec, schema)))
+    def prop(batch: list[tuple[Any, ...]]) -> None:
+        checks.check_schemaless(codec, schema, batch)
+    return prop
+
+
 def _self_describing(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
     @given(keys(schema, codec.capabilities, ov, nullable=_nullable(codec, schema)))
     def prop(values: tuple[Any, ...]) -> None:
@@ -157,15 +183,43 @@ def _self_describing(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable
 #: check name -> builder of its hypothesis test for (codec, schema, overrides)
 PROPERTIES: Final[Mapping[str, PropertyBuilder]] = {
     "round_trip": _round_trip,
-    "order": _batch_property(checks.check_order, with_pairs=True),
-    "injective": _batch_property(checks.check_injective, with_pairs=True),
-    "prefix_free": _batch_property(checks.check_prefix_free),
+    "order": _batch_property("order"),
+    "injective": _batch_property("injective"),
+    "prefix_free": _batch_property("prefix_free"),
     "prefix_range": _prefix_range,
     "null_placement": _null_placement,
     "descending": _descending,
     "decode_junk": _decode_junk,
     "self_describing": _self_describing,
+    "schemaless": _schemaless,
 }
+
+#: the field type a schemaless encoder is taken to choose for a value of each Python type;
+#: ``int`` is ``int64`` for a codec without the arbitrary-size ``int`` type
+SCHEMALESS_TYPES: Final[Mapping[str, str]] = {
+    "str": "string", "bytes": "bytes", "bool": "bool", "float": "float64", "int": "int",
+}
+
+
+def schemaless_types(codec: Codec) -> frozenset[str]:
+    """The field types *codec* is taken to choose when it encodes without a schema."""
+    caps = codec.capabilities
+    if not caps.schemaless:
+        return frozenset()
+    chosen = {t if t != "int" or "int" in caps.field_types else "int64"
+              for t in SCHEMALESS_TYPES.values()}
+    return frozenset(chosen & caps.field_types)
+
+
+def _schemaless_reason(codec: Codec, schema: KeySchema) -> str | None:
+    if not codec.capabilities.schemaless:
+        return "the codec does not claim schemaless encoding"
+    chosen = schemaless_types(codec)
+    if any(f.type not in chosen or f.descending or f.nulls is not None or f.options
+           for f in schema.fields):
+        return ("not a schema a schemaless encode can choose (ascending "
+                + ", ".join(sorted(chosen)) + " fields only, no options)")
+    return None
 
 
 def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
@@ -188,6 +242,7 @@ def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
         "decode_junk": None if decodes else "the codec does not decode",
         "self_describing": None if caps.decoding == "self-describing"
         else "keys are not self-describing",
+        "schemaless": _schemaless_reason(codec, schema),
     }
     reason = reasons[name]
     if reason is None and name in ("round_trip", "decode_junk") and \
@@ -227,6 +282,19 @@ def run_property(name: str, codec: Codec, schema: KeySchema | str,
     """
     schema = KeySchema.coerce(schema)
     prop = PROPERTIES[name](codec, schema, overrides or {})
+    if settings_ is not None:
+        prop = settings_(prop)
+    prop()
+
+
+def run_batch_checks(names: Sequence[str], codec: Codec, schema: KeySchema | str,
+                     overrides: Overrides | None = None, *,
+                     settings_: settings | None = None) -> None:
+    """Run several checks of :data:`BATCH_CHECKS` on the same drawn batches: what
+    :func:`run_property` does for each, for the cost of one. The first check that fails
+    raises; the ones after it did not run on that batch."""
+    schema = KeySchema.coerce(schema)
+    prop = _batch_property(*names)(codec, schema, overrides or {})
     if settings_ is not None:
         prop = settings_(prop)
     prop()
@@ -303,6 +371,9 @@ class CodecConformance:
 
     def test_self_describing(self, schema: KeySchema) -> None:
         self.check("self_describing", schema)
+
+    def test_schemaless(self, schema: KeySchema) -> None:
+        self.check("schemaless", schema)
 
     def test_declared_anomalies_occur(self) -> None:
         checks.check_anomalies(self.get_codec())

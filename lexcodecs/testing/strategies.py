@@ -24,10 +24,11 @@ from typing import Any, Final
 from hypothesis import strategies as st
 
 from ..codec import Capabilities
-from ..schema import Field, KeySchema
+from ..schema import FIELD_TYPES, Field, KeySchema
 from ..types import INT_TYPES, Float32
 
 __all__ = [
+    "GENERATED_TYPES",
     "Overrides",
     "batches",
     "junk_keys",
@@ -36,6 +37,10 @@ __all__ = [
     "prefixes",
     "values_for",
 ]
+
+#: the field types :func:`values_for` draws values of by itself; any other ("tuple": nested
+#: order is format-specific) needs an override
+GENERATED_TYPES: Final = tuple(t for t in FIELD_TYPES if t != "tuple")
 
 #: per field name (checked first) or per field type: the strategy to use for its non-NULL values
 Overrides = Mapping[str, st.SearchStrategy[Any]]

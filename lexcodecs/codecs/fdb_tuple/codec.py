@@ -198,6 +198,7 @@ class FdbTupleCodec(BaseCodec):
         anomalies=ANOMALIES,
         int_range=(-INT_LIMIT, INT_LIMIT),
         notes="types order by type code first: every int < every Float32 < every float",
+        readers=("FoundationDB's tuple layer: Python, Java, Go, Ruby", "Python (lexcodecs)"),
     )
     bound_class = BoundTuple
 

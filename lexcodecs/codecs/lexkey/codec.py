@@ -70,7 +70,12 @@ CAPABILITIES: Final = Capabilities(
     anomalies=ANOMALIES,
     int_range=(INT64_MIN, INT64_MAX),
     notes="no tags, lengths or escaping: short keys, but see the declared anomalies",
+    readers=("Go (fgrzl/lexkey v0.1.1 and later)", "Python (lexcodecs)"),
 )
+
+#: lexkey-legacy's readers: the Go library before its widths became canonical
+LEGACY_READERS: Final = ("Go (fgrzl/lexkey before v0.1.1, e.g. v0.1.0-alpha.32)",
+                         "Python (lexcodecs)")
 
 
 class LexKeyBase(BaseCodec):
@@ -88,7 +93,8 @@ class LexKeyBase(BaseCodec):
         self.writers = Writers(self.NATIVE, self.go_nan)
         self._caps = attrs.evolve(
             CAPABILITIES, anomalies=ANOMALIES + (LEGACY_ANOMALIES if self.NATIVE else ())
-            + (GO_NAN_ANOMALIES if self.go_nan else ()))
+            + (GO_NAN_ANOMALIES if self.go_nan else ()),
+            readers=LEGACY_READERS if self.NATIVE else CAPABILITIES.readers)
         # the schemaless encoder of each implementation (lexcodecs._impl), built on first use
         self._schemaless: dict[str, Callable[[Any], bytes]] = {}
 

@@ -182,4 +182,5 @@ def _capabilities(codec: OrderlyCodec) -> Capabilities:
         text_nul=True,
         notes="byte-identical with the Orderly Java library (ndimiduk/orderly d26d690, NGDATA "
               "fork byte arrays), quirks included; decodes with a schema only",
+        readers=("Java (Orderly: HBase row keys)", "Python (lexcodecs)"),
     )

@@ -67,6 +67,8 @@ CAPABILITIES: Final = Capabilities(
     notes="byte-identical with K2 (chogori-platform) for string, bytes, int16..uint64, bool "
           "and NULL first/last; float32/float64 and descending fields are lexcodecs "
           "extensions that K2 cannot read",
+    readers=("C++ (K2, chogori-platform: no float or descending fields)",
+             "Python (lexcodecs)"),
 )
 
 

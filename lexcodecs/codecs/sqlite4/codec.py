@@ -321,4 +321,6 @@ CAPABILITIES: Final = Capabilities(
     notes="byte-identical with the SQLite4 trunk key encoding (key_encoding.wiki); floats are "
           "written as the decimal of their shortest repr; keys ending in a final binary "
           "(bytes field with final=true) are not prefix-free",
+    readers=("C (the SQLite4 trunk)", "The Factory's Datastore secondary indexes",
+             "Python (lexcodecs)"),
 )

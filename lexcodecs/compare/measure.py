@@ -1,0 +1,340 @@
+"""Measuring one bound codec on the records: what it refuses, key sizes, speed, round trip,
+collisions, order through a real store, and prefix scans.
+
+Theory of operation, in the order :func:`measure` runs:
+
+1. **encode** every record once; a typed refusal (or a value with no place in the natural
+   order under the codec's float policy, or a key the store cannot hold) counts the record as
+   refused, with up to three examples, and leaves it out of everything below;
+2. **key sizes**: min, mean, p50, p99, max and a histogram;
+3. **speed** of the bound ``encode`` and ``decode``, each in two ways: *batch*, the fastest
+   of several timed loops over every record, per key; and *per record*, each record timed
+   alone a few times (its least time kept), less the cost of reading the clock, as p50/p99.
+   Decode is timed on its own, over the keys that decode: checking the values is not in it;
+4. **round trip**: every key decoded and compared with its record in the natural-order model
+   (:mod:`lexcodecs.model`), a failure a declared anomaly explains named as such;
+5. **order**: the keys sorted by the store; the pairs in the wrong order against the natural
+   order, counted exactly, collisions (one key, different values), and the smallest adjacent
+   counterexample;
+6. **prefix scans**: for each leading field count k < n, distinct prefixes sampled from the
+   records; the keys inside ``prefix_range(prefix)`` (found in the store's sorted keys)
+   against the records whose first k values equal the prefix in the model;
+7. up to three **sample keys**, annotated by ``inspect``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from ..codec import BoundCodec, Codec
+from ..errors import LexCodecError, NotDecodableError
+from ..inspection import inspect_key
+from ..model import ModelError, key_function
+from ..schema import KeySchema
+from .results import CodecResult, KeySize, PrefixScan, SampleKey, SamplePart, Timing, percentile
+from .stores import KEY_LENGTHS, ORDERERS, inversions
+
+__all__ = ["PREFIX_SAMPLES", "REPEATS", "is_compiled", "measure"]
+
+#: timed loops over every record; the fastest counts (0: no timing)
+REPEATS: Final = 5
+#: times each record is timed alone; its least time counts
+RECORD_RUNS: Final = 3
+#: at most this many records are timed alone (evenly spaced over the records)
+RECORD_SAMPLE: Final = 5000
+#: seconds one direction (encode or decode) of one codec may spend being timed, about
+TIMING_BUDGET: Final = 0.2
+#: distinct prefixes scanned per leading field count
+PREFIX_SAMPLES: Final = 30
+#: refused records quoted, and sample keys shown
+EXAMPLES: Final = 3
+
+
+def _short(values: Any, limit: int = 120) -> str:
+    text = repr(values)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def is_compiled(bound: Any) -> bool:
+    """Whether a bound codec is the compiled class of its package (``_compiled.pyx``)."""
+    return type(bound).__module__.endswith("_compiled")
+
+
+def measure(codec: Codec, bound: BoundCodec, schema: KeySchema,
+            records: Sequence[tuple[Any, ...]], store: str, *, repeats: int = REPEATS,
+            seed: int = 0, refused: Sequence[str] = ()) -> CodecResult:
+    """Everything :mod:`lexcodecs.compare` reports about *codec* bound to *schema*.
+
+    *refused* are records refused before the codec saw them (a workaround's conversion
+    failed), as ``"values: reason"`` texts; they count as refused.
+    """
+    caps = codec.capabilities
+    policy = caps.float_policy
+    order_schema = getattr(bound, "order_schema", schema)
+    natural = key_function(order_schema, policy)
+    lo, hi = KEY_LENGTHS.get(store, (0, None))
+    kept: list[tuple[Any, ...]] = []
+    keys: list[bytes] = []
+    models: list[tuple[Any, ...]] = []
+    examples = list(refused[:EXAMPLES])
+    refusals = len(refused)
+    for values in records:
+        try:
+            key = bound.encode(values)
+            model = natural(values)
+            if len(key) < lo or (hi is not None and len(key) > hi):
+                raise LexCodecError(f"the {store} store holds keys of {lo}..{hi} bytes; this "
+                                    f"one has {len(key)}", codec=codec.name)
+        except (LexCodecError, ModelError) as exc:
+            refusals += 1
+            if len(examples) < EXAMPLES:
+                examples.append(f"{_short(values)}: {exc}")
+            continue
+        kept.append(values)
+        keys.append(key)
+        models.append(model)
+    base = dict(codec=codec.name, expressible=True, notes=caps.notes,
+                self_describing=caps.decoding == "self-describing", decoding=caps.decoding,
+                readers=caps.readers, compiled=is_compiled(bound), store=store,
+                refused=refusals, refused_examples=examples,
+                anomalies=[(a.name, a.kind, a.description) for a in caps.anomalies])
+    if not kept:
+        return CodecResult(**base)  # type: ignore[arg-type]
+    found: dict[str, Any] = {}
+    found["key_size"] = KeySize.of([len(k) for k in keys])
+    if repeats > 0:
+        found["encode_ns"] = _timing(bound.encode, kept, repeats)
+    decodable = _round_trip(bound, caps, schema, kept, keys, models, natural, found)
+    if repeats > 0 and decodable:
+        found["decode_ns"] = _timing(bound.decode, decodable, repeats)
+    order = _order(caps, schema, kept, keys, models, store, found)
+    found["prefix_scans"] = _prefix_scans(bound, kept, keys, models, order, seed)
+    found["sample_keys"] = _samples(codec, schema, kept, keys)
+    return CodecResult(**base, records=len(kept), **found)  # type: ignore[arg-type]
+
+
+# -- speed ----------------------------------------------------------------------------------
+
+_overhead: list[float] = []
+
+
+def _clock_overhead() -> float:
+    """Nanoseconds between two back-to-back clock reads (the median of many), measured once."""
+    if not _overhead:
+        clock = time.perf_counter_ns
+        gaps = []
+        for _ in range(2000):
+            t0 = clock()
+            gaps.append(clock() - t0)
+        gaps.sort()
+        _overhead.append(float(gaps[len(gaps) // 2]))
+    return _overhead[0]
+
+
+def _timing(run: Callable[[Any], Any], items: Sequence[Any], repeats: int) -> Timing:
+    clock = time.perf_counter_ns
+    n = len(items)
+    best = float("inf")
+    spent = 0
+    for i in range(repeats):
+        t0 = clock()
+        for item in items:
+            run(item)
+        took = clock() - t0
+        best = min(best, took)
+        spent += took
+        if spent > TIMING_BUDGET * 0.5e9 and i >= 1:  # a slow codec: two loops will do
+            break
+    step = max(1, n // RECORD_SAMPLE)
+    sample = items[::step]
+    least = [float("inf")] * len(sample)
+    runs = RECORD_RUNS if best * RECORD_RUNS / step < TIMING_BUDGET * 0.5e9 else 1
+    for _ in range(runs):
+        for j, item in enumerate(sample):
+            t0 = clock()
+            run(item)
+            took = clock() - t0
+            if took < least[j]:
+                least[j] = took
+    overhead = _clock_overhead()
+    each = sorted(max(0.0, t - overhead) for t in least)
+    return Timing(best / n, float(percentile(each, 50)), float(percentile(each, 99)))
+
+
+# -- round trip -----------------------------------------------------------------------------
+
+
+def _round_trip(bound: BoundCodec, caps: Any, schema: KeySchema,
+                kept: Sequence[tuple[Any, ...]], keys: Sequence[bytes],
+                models: Sequence[tuple[Any, ...]],
+                natural: Callable[[Sequence[Any]], tuple[Any, ...]],
+                found: dict[str, Any]) -> list[bytes]:
+    """Decode every key; fill the round-trip fields of *found*; return the keys that
+    decoded (what decode is timed on). A format that cannot decode leaves them unset.
+
+    The values come back when they are the same point of the natural order as the record's
+    (``model_equal``, with the record's model computed once)."""
+    if caps.decoding == "none":
+        return []
+    try:
+        bound.decode(keys[0])
+    except NotDecodableError:
+        return []  # the format does not decode (this schema): round trip is n/a
+    except LexCodecError:
+        pass
+    failures = unexplained = 0
+    example = None
+    decodable = []
+    for values, key, model in zip(kept, keys, models):
+        try:
+            back = bound.decode(key)
+        except LexCodecError as exc:
+            failures += 1
+            if not caps.explained(("round-trip",), schema, values, ()):
+                unexplained += 1
+            example = example or f"{_short(values)} does not decode: {exc}"
+            continue
+        decodable.append(key)
+        try:
+            same = len(back) == len(values) and natural(back) == model
+        except ModelError:  # a decoded value with no place in the order (NaN, say)
+            same = False
+        if not same:
+            failures += 1
+            if not caps.explained(("round-trip",), schema, values, back):
+                unexplained += 1
+            example = example or f"{_short(values)} -> {_short(back)}"
+    found.update(round_trip_failures=failures, round_trip_unexplained=unexplained,
+                 round_trip_example=example)
+    return decodable
+
+
+# -- order ----------------------------------------------------------------------------------
+
+
+def _order(caps: Any, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
+           keys: Sequence[bytes], models: Sequence[tuple[Any, ...]], store: str,
+           found: dict[str, Any]) -> list[int]:
+    """Sort the keys in the store; fill the order and collision fields of *found*; return
+    the records' indexes in the store's order."""
+    # dense ranks of the natural order: equal values share a rank
+    by_model = sorted(range(len(kept)), key=models.__getitem__)
+    rank = [0] * len(kept)
+    for pos in range(1, len(by_model)):
+        i, prev = by_model[pos], by_model[pos - 1]
+        rank[i] = rank[prev] + (models[i] != models[prev])
+    collisions = unexplained = 0
+    example = None
+    seen: dict[bytes, int] = {}
+    for i, key in enumerate(keys):
+        j = seen.setdefault(key, i)
+        if j != i and models[j] != models[i]:
+            collisions += 1
+            if not (caps.explained(("collision",), schema, kept[j], kept[i]) or
+                    caps.explained(("collision",), schema, kept[i], kept[j])):
+                unexplained += 1
+            example = example or (f"{_short(kept[j])} and {_short(kept[i])} both have the "
+                                  f"key {key.hex(' ')}")
+    found.update(collisions=collisions, collisions_unexplained=unexplained,
+                 collision_example=example)
+    order = ORDERERS[store](keys)
+    wrong = inversions([rank[i] for i in order])
+    found["order_pairs_wrong"] = wrong
+    if not wrong:
+        return order
+    explained: dict[str, int] = {}
+    order_unexplained = 0
+    best: tuple[int, str] | None = None
+    for a, b in itertools.pairwise(order):
+        if rank[a] <= rank[b]:
+            continue
+        # b's values are smaller, yet a's key came first
+        anomaly = caps.explained(("order",), schema, kept[b], kept[a])
+        if anomaly is not None:
+            explained[anomaly.name] = explained.get(anomaly.name, 0) + 1
+        else:
+            order_unexplained += 1
+        text = (f"{_short(kept[b])} < {_short(kept[a])} but the keys sort the other way: "
+                f"{keys[a].hex(' ')} < {keys[b].hex(' ')}"
+                + (f" (declared anomaly {anomaly.name!r})" if anomaly is not None else ""))
+        size = len(repr(kept[a])) + len(repr(kept[b]))
+        if best is None or size < best[0]:
+            best = (size, text)
+    found.update(order_explained=explained, order_unexplained=order_unexplained,
+                 order_example=best[1] if best is not None else None)
+    return order
+
+
+# -- prefix scans ---------------------------------------------------------------------------
+
+
+def _prefix_scans(bound: BoundCodec, kept: Sequence[tuple[Any, ...]], keys: Sequence[bytes],
+                  models: Sequence[tuple[Any, ...]], order: Sequence[int], seed: int
+                  ) -> list[PrefixScan]:
+    width = len(models[0]) if models else 0
+    ordered = [keys[i] for i in order]
+    scans = []
+    for k in range(1, width):
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for i, model in enumerate(models):
+            groups.setdefault(model[:k], []).append(i)
+        chosen = list(groups.values())
+        if len(chosen) > PREFIX_SAMPLES:
+            chosen = random.Random(seed * 1000 + k).sample(chosen, PREFIX_SAMPLES)
+        leaked = missed = 0
+        example = error = None
+        for group in chosen:
+            prefix = kept[group[0]][:k]
+            try:
+                start, stop = bound.prefix_range(prefix)
+            except LexCodecError as exc:
+                error = f"prefix_range{_short(prefix)}: {exc}"
+                break
+            first = bisect.bisect_left(ordered, start)
+            last = len(ordered) if stop is None else bisect.bisect_left(ordered, stop)
+            scanned = set(order[first:last])
+            expected = set(group)
+            extra, lost = scanned - expected, expected - scanned
+            leaked += len(extra)
+            missed += len(lost)
+            if example is None and (extra or lost):
+                who = min(extra or lost)
+                example = (f"prefix {_short(prefix)}: the scan "
+                           f"{'returned' if extra else 'missed'} {_short(kept[who])}")
+        scans.append(PrefixScan(k, len(chosen), leaked, missed, example, error))
+    return scans
+
+
+# -- sample keys ----------------------------------------------------------------------------
+
+
+def _samples(codec: Codec, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
+             keys: Sequence[bytes]) -> list[SampleKey]:
+    """The shortest, a middle-sized and the longest key, each annotated by ``inspect``."""
+    by_size = sorted(range(len(keys)), key=lambda i: (len(keys[i]), i))
+    picks = list(dict.fromkeys([by_size[0], by_size[len(by_size) // 2], by_size[-1]]))
+    out = []
+    for i in picks[:EXAMPLES]:
+        key = keys[i]
+        parts: list[SamplePart] = []
+        try:
+            seen = inspect_key(codec, key, schema)
+        except (LexCodecError, NotImplementedError):
+            seen = None
+        for view in seen.fields if seen is not None else ():
+            name = view.name if view.name is not None else str(view.index)
+            for p in view.parts or ():
+                parts.append(SamplePart(f"{p.start}..{p.end}", key[p.start:p.end].hex(" "),
+                                        p.role, p.text, name))
+            if not view.parts:
+                parts.append(SamplePart(f"{view.start}..{view.end}",
+                                        key[view.start:view.end].hex(" "), view.kind or "field",
+                                        _short(view.value, 60), name))
+        out.append(SampleKey(_short(kept[i]), key.hex(" "), parts))
+    return out
+
