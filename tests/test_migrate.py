@@ -1637,3 +1637,111 @@ def test_same_settings_rebuilds_the_codecs() -> None:
     assert not same_settings({**now, "target": {"name": "sqlite4"}}, now)
     assert not same_settings({**now, "source": {"name": "fdb-tuple", "bogus": 1}}, now)
     assert not same_settings({"schema": "a:int64"}, now)
+
+
+# -- issue 17: where the time went, and refusals through the copy's SQL function -------------
+
+def _assert_phase_times(report: MigrationReport) -> None:
+    assert report.copy_s > 0
+    assert report.verify_s > 0
+    assert report.swap_s > 0
+    assert report.copy_s + report.verify_s + report.swap_s <= report.seconds
+    d = report.to_dict()
+    rates = d["keys_per_s"]
+    assert set(rates) == {"copy", "verify", "swap"}
+    for name in ("copy", "verify", "swap"):
+        assert d[f"{name}_s"] == getattr(report, f"{name}_s")
+        assert rates[name] == pytest.approx(report.keys / d[f"{name}_s"], rel=1e-3)
+    line = report.summary().splitlines()[1]
+    assert line.startswith(f"time: copy {report.copy_s:.2f} s ({rates['copy']:,.0f} keys/s)")
+    assert "verify" in line
+    assert "swap" in line
+    again = MigrationReport(**d)  # a saved report loads back, the rates derived again
+    assert again.to_dict() == d
+
+
+def test_sqlite_report_says_where_the_time_went(tmp_path: Path) -> None:
+    db = tmp_path / "kv.db"
+    make_table(db, sample_values(300))
+    report = migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100)
+    assert report.keys == 300
+    _assert_phase_times(report)
+
+
+def test_lmdb_report_says_where_the_time_went(tmp_path: Path) -> None:
+    path = tmp_path / "env"
+    make_env(path, sample_values(300))
+    report = migrate_lmdb(path, fdb_to_skv(), batch_size=100)
+    assert report.keys == 300
+    _assert_phase_times(report)
+
+
+def test_resumed_copy_time_carries_over(tmp_path: Path) -> None:
+    """The copy time of a killed run is saved with each batch, and a resumed run adds to it."""
+    db = tmp_path / "kv.db"
+    make_table(db, sample_values(400))
+    with pytest.raises(Stop):
+        migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100, progress=stop_after(200))
+    with closing(sqlite3.connect(db)) as conn:
+        saved = json.loads(conn.execute(f"SELECT report FROM {STATE_TABLE}").fetchone()[0])
+    assert saved["copy_s"] > 0
+    assert saved["verify_s"] == 0
+    report = migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100)
+    assert report.resumed
+    assert report.keys == 400
+    assert report.copy_s > saved["copy_s"]
+
+
+def test_sqlite_refusal_inside_the_sql_function_is_the_typed_error(tmp_path: Path) -> None:
+    """A key refused inside the copy's SQL function reaches the caller as the MigrationError
+    it is, with the key, not as SQLite's "user-defined function raised exception"."""
+    db = tmp_path / "kv.db"
+    _table_with_bad_key(db)
+    with pytest.raises(MigrationError) as info:
+        migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=50)
+    assert type(info.value) is MigrationError
+    message = str(info.value)
+    assert message.startswith(f"key {BAD_KEY.hex(' ')} of 'kv': ")
+    assert "user-defined function" not in message
+    assert info.value.__cause__ is None
+    assert info.value.__suppress_context__
+    # the function is not left registered
+    with closing(sqlite3.connect(db)) as conn, pytest.raises(sqlite3.OperationalError,
+                                                             match="no such function"):
+        conn.execute("SELECT lexcodecs_transcode(x'00')")
+
+
+def test_ctrl_c_inside_the_sql_function_is_a_keyboard_interrupt(tmp_path: Path) -> None:
+    """SQLite turns whatever a function raises into "user-defined function raised exception";
+    a Ctrl-C inside the copy's function must still reach the caller as KeyboardInterrupt (the
+    CLI then says the same command resumes, exit 130), and the batch is not committed."""
+    db = tmp_path / "kv.db"
+    _table_with_bad_key(db)
+    t = fdb_to_skv()
+    calls = 0
+    real = t.values
+
+    def interrupted(key: bytes) -> tuple[Any, ...]:
+        nonlocal calls
+        calls += 1
+        if calls == 70:  # in the second batch
+            raise KeyboardInterrupt
+        return real(key)
+
+    t.values = interrupted  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        migrate_sqlite(db, "kv", "k", t, batch_size=50)
+    with closing(sqlite3.connect(db)) as conn:
+        copied = conn.execute("SELECT count(*) FROM kv__lexcodecs_new").fetchone()[0]
+    assert copied == 50  # the first batch, committed; the interrupted one rolled back
+
+
+def test_lmdb_refusal_mid_copy_is_the_typed_error(tmp_path: Path) -> None:
+    path = tmp_path / "env"
+    make_env(path, [(f"{c}", n) for c in "abcdefgh" for n in range(20)],
+             extra=[(BAD_KEY, b"bad")])
+    with pytest.raises(MigrationError) as info:
+        migrate_lmdb(path, fdb_to_skv(), batch_size=50)
+    assert type(info.value) is MigrationError
+    assert str(info.value).startswith(f"key {BAD_KEY.hex(' ')}: ")
+    assert not (tmp_path / "env.lexcodecs-new").exists()

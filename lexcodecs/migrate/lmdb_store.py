@@ -10,8 +10,11 @@ read until everything is known to be right. Next to ``<path>`` live:
   again, and LMDB keeps one of each;
 * ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept.
 
-The phases are ``copy``, ``copied`` and ``verified``. Verify checks equal entry counts, every
-old entry under its new key with its value, and the natural order of the new keys. The swap is
+The phases are ``copy``, ``copied`` and ``verified``. The copy reads the source with one
+cursor and writes each batch with ``putmulti`` in one write transaction. Verify checks, in one
+read transaction per environment, equal entry counts, then walks both in their key order side
+by side (:class:`~lexcodecs.migrate.verify._Lockstep`): every old entry under its new key with
+its value, and the natural order of the new keys. The swap is
 two directory renames (``<path>`` to ``.lexcodecs-old``, ``.lexcodecs-new`` to ``<path>``); a
 rerun tells from what exists which of them happened and finishes them, and a restart never
 discards a verified copy that is being swapped in; a rerun that finds the original moved aside
@@ -32,7 +35,7 @@ from typing import Any
 from ..errors import LexCodecError
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
-from .verify import _check_batch_size, _NaturalOrder
+from .verify import _check_batch_size, _Lockstep
 
 __all__ = ["migrate_lmdb"]
 
@@ -109,8 +112,10 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                         phase("copying", source.stat()["entries"])
                     _lmdb_copy(source, target, t, report, state, state_path, batch_size,
                                progress)
+                verify_started = time.monotonic()
                 _lmdb_verify(source, target, t, report, batch_size,
                              progress if phase is not None else None, phase)
+                report.verify_s += time.monotonic() - verify_started
             except lmdb.Error as exc:
                 raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
                                      "untouched") from None
@@ -127,6 +132,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     # the swap, in steps a rerun can tell apart by what exists: while the new environment
     # is still at its own path the second rename has not happened; the first has when the
     # original path is gone
+    swap_started = time.monotonic()
     if new_path.exists():
         if src_path.exists():
             if old_path.exists():  # a kept environment of an earlier migration
@@ -136,6 +142,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     if not keep_old and old_path.exists():
         shutil.rmtree(old_path)
     state_path.unlink()
+    report.swap_s += time.monotonic() - swap_started
     report.seconds += time.monotonic() - started
     return report
 
@@ -206,6 +213,8 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
     last_new = None if state["last_new_key"] is None else bytes.fromhex(state["last_new_key"])
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
+    values_of, encode, see = t.values, t.encode, watch.see
+    spent, started = report.copy_s, time.monotonic()
     with source.begin() as reader:
         cursor = reader.cursor()
         positioned = cursor.set_range(last_key) if last_key is not None else cursor.first()
@@ -216,12 +225,12 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
             while positioned and len(batch) < batch_size:
                 key, value = cursor.key(), cursor.value()
                 try:
-                    values = t.values(key)
-                    new = t.encode(values)
+                    values = values_of(key)
+                    new = encode(values)
                 except LexCodecError as exc:
                     raise MigrationError(f"key {key.hex(' ')}: {exc}; the original is "
                                          "untouched") from None
-                watch.see(new, values)
+                see(new, values)
                 batch.append((new, value))
                 positioned = cursor.next()
                 last_key = key
@@ -234,6 +243,7 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                         codec=t.target.name)
             _lmdb_put_batch(target, batch)
             report.keys += len(batch)
+            report.copy_s = spent + time.monotonic() - started
             assert last_key is not None
             state.update(last_key=last_key.hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
@@ -252,8 +262,7 @@ def _lmdb_put_batch(target: Any, batch: list[tuple[bytes, bytes]]) -> None:
     while True:
         try:
             with target.begin(write=True) as txn:
-                for new, value in batch:
-                    txn.put(new, value)
+                txn.cursor().putmulti(batch)
             return
         except lmdb.MapFullError:
             size = target.info()["map_size"]
@@ -268,32 +277,25 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
                  ) -> None:
     old_count = source.stat()["entries"]
     new_count = target.stat()["entries"]
-    if phase is not None:  # each old entry is looked up, then each new key read in order
+    if phase is not None:  # each old entry and each new entry is one step
         phase("verifying", old_count + new_count)
     done = 0
+    step = max(batch_size, 2)
     if old_count != new_count:
         raise MigrationError(f"the source holds {old_count} keys but the new environment "
                              f"{new_count}: two keys have the same new key (the target "
                              "cannot tell their values apart), or the source changed during "
                              "the migration; the original is untouched")
-    # every old key's new key holds the old value: with equal counts, exactly the old data
+    # one pass over both environments in their key order (see verify._Lockstep): with equal
+    # counts, every old entry found under its new key means exactly the old data
     with source.begin() as old, target.begin() as new:
-        for key, value in old.cursor():
-            if new.get(t._target.encode(t.values(key))) != value:
-                raise MigrationError(
-                    f"the entry of key {key.hex(' ')} is not in the new environment as it is "
-                    "in the old one (was it written during an interrupted migration?); the "
-                    "original is untouched: run again with --restart")
-            done += 1
-            if progress is not None and done % batch_size == 0:
-                progress(done)
-    order = _NaturalOrder(t, report)
-    report.anomalies.clear()
-    with target.begin() as txn:
-        for key in txn.cursor().iternext(keys=True, values=False):
-            order.see(key)
-            done += 1
-            if progress is not None and done % batch_size == 0:
+        walk = _Lockstep(t, report, new.get, "new environment")
+        report.anomalies.clear()
+        see = walk.see
+        for (key, value), (new_key, new_value) in zip(old.cursor(), new.cursor()):
+            see(key, value, new_key, new_value)
+            done += 2
+            if progress is not None and done % step < 2:
                 progress(done)
     if progress is not None:
         progress(done)

@@ -6,6 +6,11 @@ previous one, the old order disagreed with the new (a source format with anomali
 stored its keys in a wrong order), and :class:`MigrationReport` counts it and keeps the first
 :data:`MAX_EXAMPLES` places. The report is plain data (``to_dict``), so a store migration saves
 it with each batch and a resumed run carries on counting.
+
+A store migration also says where its time went: the seconds of each phase (``copy_s``,
+``verify_s``, ``swap_s``, carried over by a resumed run like the counts) and, derived from them
+in :meth:`MigrationReport.to_dict` and :meth:`MigrationReport.summary`, the keys per second of
+each (``keys_per_s``).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any, Final
 
 import attrs
 
-__all__ = ["MAX_EXAMPLES", "MigrationReport", "PhaseStart", "Progress"]
+__all__ = ["MAX_EXAMPLES", "PHASES", "MigrationReport", "PhaseStart", "Progress"]
 
 #: examples of changed order kept in a report
 MAX_EXAMPLES: Final = 5
@@ -25,6 +30,8 @@ Progress = Callable[[int], None] | None
 #: told when a phase of a store migration starts: its label (``"copying"``,
 #: ``"verifying"``) and how many steps it takes; *progress* then counts that phase's steps
 PhaseStart = Callable[[str, int], None] | None
+#: the timed phases of a store migration, in their order
+PHASES: Final = ("copy", "verify", "swap")
 
 
 @attrs.define
@@ -44,6 +51,14 @@ class MigrationReport:
     #: what a run did besides the migration itself, e.g. finishing or rolling back the swap
     #: of an interrupted run (left out of :meth:`to_dict` when there is none)
     notes: list[str] = attrs.field(factory=list)
+    #: seconds spent in each phase of a store migration, over all its runs (0 when a phase
+    #: did not run, e.g. for a stream of lines, which has no phases)
+    copy_s: float = 0.0
+    verify_s: float = 0.0
+    swap_s: float = 0.0
+    #: keys per second of each phase, derived from the times: :meth:`to_dict` fills it in, so
+    #: a saved report loads back (``MigrationReport(**d)``) and is derived again when saved
+    keys_per_s: dict[str, float] = attrs.field(factory=dict)
 
     def __repr__(self) -> str:
         return (f"<MigrationReport {self.source} -> {self.target} ({self.where}): "
@@ -56,7 +71,17 @@ class MigrationReport:
         if len(self.examples) < MAX_EXAMPLES:
             self.examples.append(([repr(v) for v in before], [repr(v) for v in after]))
 
+    def phase_rates(self) -> dict[str, float]:
+        """Keys per second of each phase that took time: every phase handles every key."""
+        rates = {}
+        for name in PHASES:
+            seconds = getattr(self, f"{name}_s")
+            if seconds > 0:
+                rates[name] = round(self.keys / seconds, 1)
+        return rates
+
     def to_dict(self) -> dict[str, Any]:
+        self.keys_per_s = self.phase_rates()
         d = attrs.asdict(self)
         if not d["notes"]:
             del d["notes"]
@@ -67,6 +92,11 @@ class MigrationReport:
         lines = [f"migrated {self.keys:,} keys {self.source} -> {self.target} ({self.where}) "
                  f"in {self.seconds:.2f} s ({rate:,.0f} keys/s)"
                  + (", resumed" if self.resumed else "")]
+        rates = self.phase_rates()
+        if rates:
+            lines.append("time: " + ", ".join(
+                f"{name} {getattr(self, f'{name}_s'):.2f} s ({rates[name]:,.0f} keys/s)"
+                for name in PHASES if name in rates))
         if self.order_changes:
             lines.append(f"{self.order_changes:,} place(s) where the old key order disagreed "
                          "with the new one, e.g.:")

@@ -3,8 +3,10 @@
 Theory of operation (see also :mod:`lexcodecs.migrate`): the original table is never touched
 until everything is known to be right.
 
-1. **copy** -- the rows are read in key order with keyset paging (:func:`_batches`: constant
-   memory), transcoded, and inserted into ``<table>__lexcodecs_new``, created from the
+1. **copy** -- batch after batch, one ``INSERT INTO <new> SELECT transcode(key), ... FROM
+   <table> WHERE key > ? ORDER BY key LIMIT ?`` (keyset paging: constant memory; SQLite reads
+   and writes the rows, Python only transcodes each key, in an SQL function,
+   :class:`_SqlTranscode`) into ``<table>__lexcodecs_new``, created from the
    table's own ``CREATE TABLE`` statement. Each batch commits in one transaction together with
    the position it reached, in the state table :data:`STATE_TABLE` (one row per table being
    migrated, with the settings, the phase and the report), so a run killed at any point
@@ -15,9 +17,10 @@ until everything is known to be right.
    data and the same command resumes) but is recorded as refused: a rerun with other settings
    discards it instead of being blocked by it. A run refused before its first batch was
    committed removes what it created.
-2. **verify** -- equal row counts; every old row is in the new table under its new key with
-   the other columns equal; the new table, read ``ORDER BY`` its key, is in the natural order
-   of the values (:mod:`lexcodecs.migrate.verify`).
+2. **verify** -- in one read transaction: equal row counts, then both tables read in their
+   key order side by side (:class:`~lexcodecs.migrate.verify._Lockstep`): every old row is in
+   the new table under its new key with the other columns equal, and the new table is in the
+   natural order of the values (:mod:`lexcodecs.migrate.verify`).
 3. **swap** -- one transaction drops the old table (or, with *keep_old*, renames it to
    ``<table>__lexcodecs_old``), renames the new one, makes the table's own indexes and
    triggers again, and forgets the state (dropping the state table when it is empty).
@@ -35,7 +38,9 @@ import hashlib
 import json
 import os
 import re
+import signal
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Final
@@ -43,7 +48,7 @@ from typing import Any, Final
 from ..errors import LexCodecError
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
-from .verify import _check_batch_size, _NaturalOrder
+from .verify import _check_batch_size, _Lockstep
 
 __all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
 
@@ -216,7 +221,9 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
     except MigrationError as exc:
         _note_refused(db, table, report, exc)
         raise
+    swap_started = time.monotonic()
     _sqlite_swap(db, table, new_table, old_table, keep_old)
+    report.swap_s += time.monotonic() - swap_started
     report.seconds += time.monotonic() - started
     return report
 
@@ -358,70 +365,143 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _batches(db: sqlite3.Connection, table: str, key_column: str, columns: list[str],
-             size: int, after: bytes | None = None) -> Iterator[list[tuple[Any, ...]]]:
-    """The rows of *table* in key order, *size* at a time, starting after the key *after*
-    (keyset paging: constant memory, and a resumed run starts where the last one stopped)."""
-    cols = ", ".join(_quote(c) for c in columns)
-    index = columns.index(key_column)
-    first = f"SELECT {cols} FROM {_quote(table)} ORDER BY {_quote(key_column)} LIMIT ?"
-    then = (f"SELECT {cols} FROM {_quote(table)} WHERE {_quote(key_column)} > ? "
-            f"ORDER BY {_quote(key_column)} LIMIT ?")
-    last = after
-    while True:
-        rows = (db.execute(first, (size,)) if last is None
-                else db.execute(then, (last, size))).fetchall()
-        if not rows:
-            return
-        yield rows
-        last = rows[-1][index]
+class _SqlTranscode:
+    """The copy's transcoding, as an SQL function: a key of the old table to its new key.
+
+    A Python exception raised inside an SQL function reaches the caller only as SQLite's
+    "user-defined function raised exception" (:class:`sqlite3.OperationalError`); the real
+    refusal, with the key it is about, is kept in :attr:`error` for the caller to raise --
+    and so is anything else raised there, a Ctrl-C's ``KeyboardInterrupt`` above all, which
+    must reach the command as itself (exit 130, "run the same command to resume"). The
+    function also follows the keys as SQLite hands them over, in the old key order: the last
+    key of a batch (the position committed with it) and the watch on the old order.
+
+    It is not registered as deterministic: it has effects (the watch, the position), and it
+    is only ever called on a column, where SQLite calls it once per row either way.
+    """
+
+    def __init__(self, t: Transcoder, watch: _OrderWatch, table: str, key_column: str) -> None:
+        self.values = t.values
+        self.encode = t.encode
+        self.watch = watch
+        self.table, self.key_column = table, key_column
+        self.error: BaseException | None = None
+        self.last_key: bytes | None = None
+
+    def __call__(self, key: Any) -> bytes:
+        if type(key) is not bytes:
+            self.error = MigrationError(f"a key in {self.table}.{self.key_column} is not a "
+                                        f"BLOB: {key!r}")
+            raise self.error
+        try:
+            try:
+                values = self.values(key)
+                new = self.encode(values)
+            except LexCodecError as exc:
+                self.error = MigrationError(f"key {key.hex(' ')} of {self.table!r}: {exc}; "
+                                            "the original is untouched")
+                raise self.error from None
+            self.watch.see(new, values)
+        except BaseException as exc:  # Ctrl-C, or a bug: carried out as itself
+            if self.error is None:
+                self.error = exc
+            raise
+        self.last_key = key
+        return new
+
+
+class _InterruptWatch:
+    """Notes a Ctrl-C (SIGINT) while the copy runs, then lets the handler before it act.
+
+    Python raises ``KeyboardInterrupt`` wherever the interpreter next checks for signals; when
+    that is the first instruction of the SQL function, before any ``try`` of its own, SQLite
+    swallows it into "user-defined function raised exception". The flag tells the copy that
+    the error was a Ctrl-C. Only the main thread can set a handler; elsewhere this is a no-op.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.getsignal(signal.SIGINT)
+            if callable(self._previous):
+                signal.signal(signal.SIGINT, self._handle)
+            else:
+                self._previous = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        self._previous(signum, frame)
+
+    def close(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
+#: the name of the copy's SQL function (registered on the connection while the copy runs)
+_TRANSCODE_SQL: Final = "lexcodecs_transcode"
 
 
 def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
                  columns: list[str], t: Transcoder, report: MigrationReport,
                  state: dict[str, Any] | None, batch_size: int, progress: Progress) -> None:
-    key_index = columns.index(key_column)
+    """Copy in batches, each one ``INSERT ... SELECT`` of the next *batch_size* keys (keyset
+    paging: constant memory), transcoded by an SQL function, committed together with the
+    position it reached, so that a run killed at any point resumes exactly there."""
     cols = ", ".join(_quote(c) for c in columns)
-    marks = ", ".join("?" for _ in columns)
-    insert = f"INSERT INTO {_quote(new_table)} ({cols}) VALUES ({marks})"
+    key = _quote(key_column)
+    selected = ", ".join(f"{_TRANSCODE_SQL}({key})" if c == key_column else _quote(c)
+                         for c in columns)
+    insert = f"INSERT INTO {_quote(new_table)} ({cols}) SELECT {selected} FROM {_quote(table)} "
+    first = insert + f"ORDER BY {key} LIMIT ?"
+    then = insert + f"WHERE {key} > ? ORDER BY {key} LIMIT ?"
     last_key = None if state is None else state["last_key"]
     last_new = None if state is None else state["last_new_key"]
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
-    for rows in _batches(db, table, key_column, columns, batch_size, last_key):
-        out = []
-        for row in rows:
-            key = row[key_index]
-            if not isinstance(key, bytes):
-                raise MigrationError(f"a key in {table}.{key_column} is not a BLOB: {key!r}")
+    transcode = _SqlTranscode(t, watch, table, key_column)
+    db.create_function(_TRANSCODE_SQL, 1, transcode)
+    spent, started = report.copy_s, time.monotonic()
+    interrupts = _InterruptWatch()
+    try:
+        while True:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                values = t.values(key)
-                new = t.encode(values)
-            except LexCodecError as exc:
-                raise MigrationError(f"key {key.hex(' ')} of {table!r}: {exc}; the original "
-                                     "is untouched") from None
-            watch.see(new, values)
-            out.append((*row[:key_index], new, *row[key_index + 1:]))
-        last_key = rows[-1][key_index]
-        report.keys += len(rows)
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.executemany(insert, out)
-            db.execute(f"UPDATE {STATE_TABLE} SET last_key = ?, last_new_key = ?, copied = ?, "
-                       "report = ? WHERE source_table = ?",
-                       (last_key, watch.last, report.keys, json.dumps(report.to_dict()),
-                        table))
-            db.execute("COMMIT")
-        except sqlite3.IntegrityError as exc:
-            _rollback(db)
-            raise MigrationError(f"two keys of {table!r} have the same new key ({exc}): the "
-                                 "target format cannot tell their values apart; the "
-                                 "original is untouched") from None
-        except BaseException:
-            _rollback(db)
-            raise
-        if progress is not None:
-            progress(report.keys)
+                copied = (db.execute(first, (batch_size,)) if last_key is None
+                          else db.execute(then, (last_key, batch_size))).rowcount
+                if copied <= 0:
+                    db.execute("COMMIT")
+                    break
+                last_key = transcode.last_key
+                report.keys += copied
+                report.copy_s = spent + time.monotonic() - started
+                db.execute(f"UPDATE {STATE_TABLE} SET last_key = ?, last_new_key = ?, "
+                           "copied = ?, report = ? WHERE source_table = ?",
+                           (last_key, watch.last, report.keys, json.dumps(report.to_dict()),
+                            table))
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                _rollback(db)
+                raise MigrationError(f"two keys of {table!r} have the same new key ({exc}): "
+                                     "the target format cannot tell their values apart; the "
+                                     "original is untouched") from None
+            except sqlite3.OperationalError:
+                _rollback(db)
+                if transcode.error is not None:  # the refusal (or Ctrl-C) itself, not
+                    raise transcode.error from None  # SQLite's wrapper of it
+                if interrupts.seen:  # Ctrl-C landed in the function before its own try
+                    raise KeyboardInterrupt from None
+                raise
+            except BaseException:
+                _rollback(db)
+                raise
+            if progress is not None:
+                progress(report.keys)
+    finally:
+        interrupts.close()
+        db.create_function(_TRANSCODE_SQL, 1, None)
+    report.copy_s = spent + time.monotonic() - started
     db.execute(f"UPDATE {STATE_TABLE} SET phase = 'verify' WHERE source_table = ?", (table,))
 
 
@@ -429,45 +509,48 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
                    columns: list[str], t: Transcoder, report: MigrationReport,
                    batch_size: int, progress: Progress = None, phase: PhaseStart = None
                    ) -> None:
-    old_count = _count(db, table)
-    new_count = _count(db, new_table)
-    if phase is not None:  # each old row is looked up, then each new key read in order
-        phase("verifying", old_count + new_count)
-    done = 0
-    if old_count != new_count:
-        raise MigrationError(f"{table!r} has {old_count} rows but the new table {new_count}; "
-                             "the original is untouched (rows written to the old table during "
-                             "the migration? run again with --restart)")
-    # every old row has its new row, the other columns equal: with equal counts, the new
-    # table holds exactly the old rows (a row changed between an interrupted run and its
-    # rerun is caught here)
-    key_index = columns.index(key_column)
-    cols = ", ".join(_quote(c) for c in columns)
-    lookup = f"SELECT {cols} FROM {_quote(new_table)} WHERE {_quote(key_column)} = ?"
-    for rows in _batches(db, table, key_column, columns, batch_size):
-        for row in rows:
-            # no value check here: an equal key was checked when it was copied
-            new = t._target.encode(t.values(row[key_index]))
-            found = db.execute(lookup, (new,)).fetchone()
-            expected = (*row[:key_index], new, *row[key_index + 1:])
-            if found is None or tuple(found) != expected:
-                raise MigrationError(
-                    f"the row of key {row[key_index].hex(' ')} is not in the new table as it "
-                    "is in the old one (was the table written during an interrupted "
-                    "migration?); the original is untouched: run again with --restart")
-        done += len(rows)
+    """Equal row counts, then both tables read in their key order side by side, in one read
+    transaction (:class:`~lexcodecs.migrate.verify._Lockstep`): every old row is in the new
+    table under its new key with the other columns equal (with equal counts, the new table
+    holds exactly the old rows: a row changed between an interrupted run and its rerun is
+    caught here), and the new keys are in the natural order of their values."""
+    started = time.monotonic()
+    db.execute("BEGIN")  # one snapshot, and no lock taken and dropped per statement
+    try:
+        old_count = _count(db, table)
+        new_count = _count(db, new_table)
+        if phase is not None:  # each old row and each new row is one step
+            phase("verifying", old_count + new_count)
+        if old_count != new_count:
+            raise MigrationError(f"{table!r} has {old_count} rows but the new table "
+                                 f"{new_count}; the original is untouched (rows written to "
+                                 "the old table during the migration? run again with "
+                                 "--restart)")
+        key = _quote(key_column)
+        others = [_quote(c) for c in columns if c != key_column]
+        cols = ", ".join([key, *others])
+        lookup_sql = f"SELECT {cols} FROM {_quote(new_table)} WHERE {key} = ?"
+
+        def lookup(new_key: bytes) -> tuple[Any, ...] | None:
+            row = db.execute(lookup_sql, (new_key,)).fetchone()
+            return None if row is None else tuple(row[1:])
+
+        walk = _Lockstep(t, report, lookup, "new table")
+        report.anomalies.clear()
+        done = 0
+        step = max(batch_size, 2)
+        for old, new in zip(db.execute(f"SELECT {cols} FROM {_quote(table)} ORDER BY {key}"),
+                            db.execute(f"SELECT {cols} FROM {_quote(new_table)} "
+                                       f"ORDER BY {key}")):
+            walk.see(old[0], old[1:], new[0], new[1:])
+            done += 2
+            if progress is not None and done % step < 2:
+                progress(done)
         if progress is not None:
             progress(done)
-    order = _NaturalOrder(t, report)
-    report.anomalies.clear()
-    for (key,) in db.execute(f"SELECT {_quote(key_column)} FROM {_quote(new_table)} "
-                             f"ORDER BY {_quote(key_column)}"):
-        order.see(key)
-        done += 1
-        if progress is not None and done % batch_size == 0:
-            progress(done)
-    if progress is not None:
-        progress(done)
+    finally:
+        _rollback(db)  # it only read
+    report.verify_s += time.monotonic() - started
 
 
 def _sqlite_swap(db: sqlite3.Connection, table: str, new_table: str, old_table: str,

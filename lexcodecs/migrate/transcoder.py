@@ -11,7 +11,7 @@ can ship it to workers (:func:`transcode_partition`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..codec import Codec
 from ..errors import LexCodecError, NotDecodableError
@@ -105,13 +105,25 @@ def _rebuild_transcoder(source: dict[str, Any], target: dict[str, Any],
     return Transcoder(source, target, KeySchema.from_dict(schema), check=check)
 
 
+#: the types whose ``==`` is the model's equality: exact str, bytes, int and None
+_PLAIN: Final = frozenset({str, bytes, int, type(None)})
+#: memo: whether a tuple of value types holds plain types only (few distinct tuples occur)
+_plain_types: dict[tuple[type, ...], bool] = {}
+
+
 def _same_values(a: tuple[Any, ...], b: tuple[Any, ...], schema: KeySchema,
                  policy: Any) -> bool:
     # the usual case, cheaply: equal, of the same types, and no zero whose sign may differ
-    # (-0.0 == 0.0 for Python, but not for every codec's model)
-    if a == b and all(type(x) is type(y) and not (type(x) is float and x == 0.0)
-                      for x, y in zip(a, b)):
-        return True
+    # (-0.0 == 0.0 for Python, but not for every codec's model); once per key of a
+    # migration, so the types are compared as one tuple and judged once per tuple of types
+    if a == b:
+        types = tuple(map(type, a))
+        if types == tuple(map(type, b)):
+            plain = _plain_types.get(types)
+            if plain is None:
+                plain = _plain_types.setdefault(types, all(t in _PLAIN for t in types))
+            if plain or not any(type(x) is float and x == 0.0 for x in a):
+                return True
     try:
         return model_equal(a, b, schema, policy)
     except ModelError:
