@@ -386,14 +386,14 @@ def test_unknown_store(tmp_path: Path) -> None:
     assert done.stderr.startswith("usage: lexcodecs compare")
     assert done.stderr.splitlines()[-1] == (
         "lexcodecs compare: error: argument --store: invalid choice: 'nope' "
-        "(choose from 'sqlite', 'lmdb', 'memory')")
+        "(choose from 'sqlite', 'lmdb', 'rocksdb', 'memory')")
 
 
 @pytest.mark.parametrize("extra", [(), ("--input", "a.txt", "--sqlite", "b.db")])
 def test_migrate_needs_exactly_one_location(tmp_path: Path, extra: tuple[str, ...]) -> None:
     err = refused(tmp_path, "migrate", "--from", "skv", "--to", "sqlite4", "-s", SCHEMA, *extra)
-    assert err == (f"{ERROR}say where the keys are: --input FILE (hex lines), --sqlite DB, or "
-                   "--lmdb PATH (exactly one)")
+    assert err == (f"{ERROR}say where the keys are: --input FILE (hex lines), --sqlite DB, "
+                   "--lmdb PATH or --rocksdb PATH (exactly one)")
 
 
 def test_errors_never_leave_output_files(tmp_path: Path) -> None:

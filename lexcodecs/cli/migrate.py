@@ -3,8 +3,9 @@
 The work is :mod:`lexcodecs.migrate`; the command builds the :class:`~lexcodecs.migrate.Transcoder`
 from ``--from``/``--to`` (with their options) and ``-s``, and runs exactly one of: hex lines
 (``--input``, with ``--output`` written to a temporary file and renamed, so it appears whole or
-not at all), an SQLite table (``--sqlite --table --key-column``) or an LMDB environment
-(``--lmdb``). The report goes to stdout, or to stderr when stdout carries the new keys.
+not at all), an SQLite table (``--sqlite --table --key-column``), an LMDB environment
+(``--lmdb``) or a RocksDB database (``--rocksdb``, every column family). The report goes to
+stdout, or to stderr when stdout carries the new keys.
 
 ``--dry-run`` reads the same keys read-only and prints what the run would do
 (:mod:`lexcodecs.migrate.dry_run`), writing nothing; its exit status is 1 when the run would
@@ -35,6 +36,7 @@ from ..migrate import (
     dry_run_sqlite,
     migrate_lines,
     migrate_lmdb,
+    migrate_rocksdb,
     migrate_sqlite,
 )
 from ..registry import get_codec
@@ -60,6 +62,8 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--table", metavar="T", help="the table (with --sqlite)")
     p.add_argument("--key-column", metavar="C", help="its key column, the primary key")
     p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
+    p.add_argument("--rocksdb", metavar="PATH",
+                   help="a RocksDB database, every column family (needs lexcodecs[rocksdb])")
     p.add_argument("--batch-size", type=batch_size, default=10_000, metavar="N",
                    help="keys per committed batch (default 10000)")
     p.add_argument("--map-size", type=map_size, default=None, metavar="BYTES",
@@ -111,12 +115,12 @@ def run_migrate(args: argparse.Namespace) -> int:
     source = get_codec(args.source, **_options(args.from_options))
     target = get_codec(args.target, **_options(args.to_options))
     transcoder = Transcoder(source, target, KeySchema.parse(args.schema))
-    modes = [m for m in ("input", "sqlite", "lmdb") if getattr(args, m) is not None]
+    modes = [m for m in ("input", "sqlite", "lmdb", "rocksdb") if getattr(args, m) is not None]
     if args.map_size is not None and args.lmdb is None:
         raise CliError("--map-size goes with --lmdb")
     if len(modes) != 1:
-        raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, or "
-                       "--lmdb PATH (exactly one)")
+        raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, "
+                       "--lmdb PATH or --rocksdb PATH (exactly one)")
     if args.sample is not None and not args.dry_run:
         raise CliError("--sample goes with --dry-run")
     if args.sqlite is not None:
@@ -125,6 +129,11 @@ def run_migrate(args: argparse.Namespace) -> int:
         _check_sqlite(args.sqlite, writing=not args.dry_run)
     if args.lmdb is not None:
         _check_lmdb(args.lmdb)
+    if args.rocksdb is not None:
+        _check_rocksdb(args.rocksdb)
+        if args.dry_run:
+            raise CliError("--dry-run does not read RocksDB yet; a migration of --rocksdb "
+                           "changes nothing until its copy is verified")
     if args.dry_run:
         return _dry_run(args, transcoder)
     with _Phases(args) as bars:
@@ -135,6 +144,10 @@ def run_migrate(args: argparse.Namespace) -> int:
                                     batch_size=args.batch_size, keep_old=args.keep_old,
                                     restart=args.restart, progress=bars.update,
                                     phase=bars.start)
+        elif args.rocksdb is not None:
+            report = migrate_rocksdb(args.rocksdb, transcoder, batch_size=args.batch_size,
+                                     keep_old=args.keep_old, restart=args.restart,
+                                     progress=bars.update, phase=bars.start)
         else:
             report = migrate_lmdb(args.lmdb, transcoder, batch_size=args.batch_size,
                                   keep_old=args.keep_old, restart=args.restart,
@@ -216,6 +229,14 @@ def _check_lmdb(path: str) -> None:
             env.with_name(env.name + suffix).exists()
             for suffix in (".lexcodecs-old", ".lexcodecs-state")):
         raise CliError(f"--lmdb {path}: no such LMDB environment")
+
+
+def _check_rocksdb(path: str) -> None:
+    db = Path(path)
+    if not db.exists() and not any(  # not a swap interrupted halfway either
+            db.with_name(db.name + suffix).exists()
+            for suffix in (".lexcodecs-old", ".lexcodecs-state")):
+        raise CliError(f"--rocksdb {path}: no such RocksDB database")
 
 
 def _dry_run(args: argparse.Namespace, transcoder: Transcoder) -> int:

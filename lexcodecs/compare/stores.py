@@ -2,7 +2,8 @@
 
 Theory of operation: the keys go into a real sorted store and come back through the store's
 own ordered scan -- an SQLite ``WITHOUT ROWID`` table with a BLOB primary key (the default),
-an LMDB database (dupsort, so equal keys are all kept), or a Python sort (``memory``). Each
+an LMDB database (dupsort, so equal keys are all kept), a RocksDB database (each distinct key
+once, holding the indexes of the keys equal to it) or a Python sort (``memory``). Each
 orderer returns the indexes of the keys in the store's order; equal keys keep their input
 order. :func:`inversions` counts the pairs in the wrong order exactly, by merge sort.
 """
@@ -17,10 +18,10 @@ from typing import Final
 from ..errors import LexCodecError
 
 __all__ = ["KEY_LENGTHS", "ORDERERS", "STORES", "inversions", "order_lmdb", "order_memory",
-           "order_sqlite"]
+           "order_rocksdb", "order_sqlite"]
 
 #: the stores a comparison sorts keys in
-STORES: Final = ("sqlite", "lmdb", "memory")
+STORES: Final = ("sqlite", "lmdb", "rocksdb", "memory")
 
 
 def order_sqlite(keys: Sequence[bytes]) -> list[int]:
@@ -58,6 +59,31 @@ def order_lmdb(keys: Sequence[bytes]) -> list[int]:
             env.close()
 
 
+def order_rocksdb(keys: Sequence[bytes]) -> list[int]:
+    try:
+        import rocksdict
+    except ImportError:
+        raise LexCodecError("the rocksdb store needs the rocksdict package: "
+                            "pip install 'lexcodecs[rocksdb]'") from None
+    # RocksDB keeps one entry per key: equal keys share one, which lists their indexes (in
+    # input order, so equal keys keep it, as in the other stores)
+    groups: dict[bytes, list[int]] = {}
+    for i, k in enumerate(keys):
+        groups.setdefault(k, []).append(i)
+    with tempfile.TemporaryDirectory(prefix="lexcodecs-compare-") as path:
+        db = rocksdict.Rdict(path, rocksdict.Options(raw_mode=True))
+        try:
+            batch = rocksdict.WriteBatch(raw_mode=True)
+            for k, indexes in groups.items():
+                batch.put(k, b"".join(i.to_bytes(8, "big") for i in indexes))
+            db.write(batch)
+            db.flush()  # the order read back is that of RocksDB's sorted files
+            return [int.from_bytes(v[j:j + 8], "big") for _, v in db.items()
+                    for j in range(0, len(v), 8)]
+        finally:
+            db.close()
+
+
 def order_memory(keys: Sequence[bytes]) -> list[int]:
     return sorted(range(len(keys)), key=keys.__getitem__)
 
@@ -66,7 +92,8 @@ def order_memory(keys: Sequence[bytes]) -> list[int]:
 KEY_LENGTHS: Final[dict[str, tuple[int, int | None]]] = {"lmdb": (1, 511)}
 
 ORDERERS: Final[dict[str, Callable[[Sequence[bytes]], list[int]]]] = {
-    "sqlite": order_sqlite, "lmdb": order_lmdb, "memory": order_memory,
+    "sqlite": order_sqlite, "lmdb": order_lmdb, "rocksdb": order_rocksdb,
+    "memory": order_memory,
 }
 
 

@@ -10,15 +10,18 @@ A store migration never touches the original until everything is known to be rig
 
 1. **copy** -- read the source in its own key order, one batch at a time (keyset paging, so
    memory does not grow with the number of keys), transcode, and write the rows to a new table
-   (SQLite) or a new environment (LMDB). Each batch is committed together with the position it
-   reached, so a run that is killed at any point resumes exactly there: nothing lost, nothing
-   written twice.
-2. **verify** -- the same number of rows; the new store, read with its own ordered scan, is in
-   the natural order of the values (a departure explained by one of the target codec's
-   declared anomalies is reported; any other stops the migration).
+   (SQLite: one ``INSERT ... SELECT`` per batch through the transcoder registered as an SQL
+   function) or a new environment (LMDB, RocksDB). Each batch is committed together with the
+   position it reached, so a run that is killed at any point resumes exactly there: nothing
+   lost, nothing written twice.
+2. **verify** -- in one read transaction: the same number of rows; old and new walked side
+   by side, each pair holding equal values and equal other columns (anything the cheap
+   comparison cannot judge is transcoded again and looked up); and the new store, in its own
+   order, in the natural order of the values (a departure explained by one of the target
+   codec's declared anomalies is reported; any other stops the migration).
 3. **swap** -- atomically: one SQLite transaction drops (or keeps, renamed) the old table and
-   renames the new one; for LMDB two directory renames, which a rerun completes if a crash
-   came between them.
+   renames the new one; for LMDB and RocksDB two directory renames, which a rerun completes if
+   a crash came between them.
 
 The report counts the keys migrated and the places where the old order disagreed with the new
 one: a source format with anomalies can have stored its keys in a wrong order.
@@ -31,8 +34,9 @@ The modules, by job: :mod:`~lexcodecs.migrate.transcoder` (the Transcoder, its v
 ``MigrationError``, Dask partitions), :mod:`~lexcodecs.migrate.report` (the report and the
 old-order watch), :mod:`~lexcodecs.migrate.lines` (hex-line streams),
 :mod:`~lexcodecs.migrate.verify` (the natural-order check of a migrated store),
-:mod:`~lexcodecs.migrate.sqlite_store` and :mod:`~lexcodecs.migrate.lmdb_store` (copy, verify
-and swap for each store), :mod:`~lexcodecs.migrate.dry_run` (the dry run).
+:mod:`~lexcodecs.migrate.sqlite_store`, :mod:`~lexcodecs.migrate.lmdb_store` and
+:mod:`~lexcodecs.migrate.rocksdb_store` (copy, verify and swap for each store),
+:mod:`~lexcodecs.migrate.dry_run` (the dry run).
 """
 
 from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_sqlite
@@ -41,6 +45,7 @@ from .lmdb_store import migrate_lmdb
 from .report import MAX_EXAMPLES as MAX_EXAMPLES
 from .report import MigrationReport
 from .report import Progress as Progress
+from .rocksdb_store import migrate_rocksdb
 from .sqlite_store import NEW_SUFFIX as NEW_SUFFIX
 from .sqlite_store import OLD_SUFFIX as OLD_SUFFIX
 from .sqlite_store import STATE_TABLE as STATE_TABLE
@@ -57,6 +62,7 @@ __all__ = [
     "dry_run_sqlite",
     "migrate_lines",
     "migrate_lmdb",
+    "migrate_rocksdb",
     "migrate_sqlite",
     "transcode_partition",
 ]

@@ -1,0 +1,367 @@
+"""RocksDB stores: migrate the keys of every column family of a database, values unchanged.
+
+Theory of operation (the structure of :mod:`lexcodecs.migrate.lmdb_store`): the original
+database is only read, opened read-only, until everything is known to be right. Next to
+``<path>`` live:
+
+* ``<path>.lexcodecs-new`` -- the new database the copy writes, with the same column families;
+* ``<path>.lexcodecs-state`` -- a JSON state file (settings, phase, the column family and the
+  last source and new key reached, the entry count and digest of what was written, the
+  source's sequence number, the report), replaced atomically after every batch, which is
+  written first as one synced ``WriteBatch``; a batch copied again after a crash writes the
+  same keys and values again, and RocksDB keeps one of each;
+* ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept.
+
+The copy reads each column family (``default`` first, then the others in the database's
+order) with RocksDB's ordered iterator. The phases are ``copy``, ``copied`` and
+``verified``. Verify reads the new database with its own ordered scan, once: every column
+family must hold as many entries as were written to it, with the same :func:`_digest` -- an
+order-free sum of a cryptographic hash of each (key, value), so a lost, extra, changed or
+duplicated entry shows, without a point lookup per key -- and its keys must be in the natural
+order. Each new key was checked to decode back to its old values when it was made
+(:meth:`Transcoder.encode`), so with equal counts the new database is exactly the old data
+under the new keys. The source's sequence number is recorded when the copy starts and
+checked on every later open and before the swap: a database written during the migration is
+a refusal, never a silent loss.
+
+The swap is two directory renames, as for LMDB; a rerun tells from what exists which of them
+happened and finishes them (a verified copy is never discarded), or puts the original back
+when there is no verified copy (:func:`_half_swapped`). A refusal while copying or checking
+removes the new database and the state file. rocksdict writes a small
+``rocksdict-config.json`` into any database it opens; one it added to the original is
+removed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import LexCodecError
+from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
+from .transcoder import MigrationError, Transcoder, same_settings
+from .verify import _check_batch_size, _NaturalOrder
+
+__all__ = ["migrate_rocksdb"]
+
+#: the file rocksdict keeps its own settings in, inside a database directory
+_CONFIG = "rocksdict-config.json"
+#: digests are sums of blake2b hashes, modulo 2**256
+_MASK = (1 << 256) - 1
+
+
+def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
+                    batch_size: int = 10_000, keep_old: bool = False, restart: bool = False,
+                    progress: Progress = None, phase: PhaseStart = None) -> MigrationReport:
+    """Migrate the keys of a RocksDB database (every column family), values unchanged.
+
+    The new keys go to a new database ``<path>.lexcodecs-new`` with the same column
+    families; the position reached is saved after each batch (written as one synced
+    ``WriteBatch``) in ``<path>.lexcodecs-state``. After the checks the directories are
+    swapped; the old one stays as ``<path>.lexcodecs-old`` with *keep_old*, else it is
+    removed. A refusal while copying or checking removes the half-written new database and
+    the state file: a rerun starts afresh, and nothing is left behind.
+
+    *progress* and *phase* are as for :func:`~lexcodecs.migrate.migrate_sqlite` (the copy's
+    total is RocksDB's estimate of the number of keys; the verify's is exact).
+    """
+    _check_batch_size(batch_size)
+    rocksdict = _rocksdict()
+    t = transcoder
+    started = time.monotonic()
+    src_path = Path(path)
+    new_path = src_path.with_name(src_path.name + ".lexcodecs-new")
+    old_path = src_path.with_name(src_path.name + ".lexcodecs-old")
+    state_path = src_path.with_name(src_path.name + ".lexcodecs-state")
+    settings = {"source": t.source.config(), "target": t.target.config(),
+                "schema": t.schema.to_text()}
+    notes = _half_swapped(src_path, new_path, old_path, state_path)
+    if restart and not _swapping(state_path):
+        shutil.rmtree(new_path, ignore_errors=True)
+        state_path.unlink(missing_ok=True)
+    state: dict[str, Any] | None = None
+    if state_path.exists():
+        state = json.loads(state_path.read_text(encoding="utf-8"))
+        assert state is not None
+        if not same_settings(state["settings"], json.loads(json.dumps(settings))):
+            raise MigrationError(f"an unfinished migration of {src_path} with other settings "
+                                 f"is in progress ({state['settings']}); finish it with those "
+                                 "settings, or restart=True (--restart) to discard it")
+    elif new_path.exists():
+        raise MigrationError(f"{new_path} exists but no migration is recorded; remove it, or "
+                             "use restart=True (--restart)")
+    if state is None:
+        report = MigrationReport(t.source.name, t.target.name, str(t.schema),
+                                 f"rocksdb {src_path}")
+        state = {"settings": settings, "phase": "copy", "families": None, "family": 0,
+                 "last_key": None, "last_new_key": None, "counts": {}, "digests": {},
+                 "sequence": None, "report": report.to_dict()}
+    else:
+        report = MigrationReport(**{**state["report"], "resumed": True})
+    report.notes += notes
+    if state["phase"] != "verified":
+        try:
+            with _Source(rocksdict, src_path) as source:
+                if state["sequence"] is None:
+                    state["families"], state["sequence"] = source.families, source.sequence
+                _check_unchanged(source, state)
+                target = _open_target(rocksdict, new_path, state["families"])
+                try:
+                    if state["phase"] == "copy":
+                        if phase is not None:
+                            phase("copying", source.estimate())
+                        _copy(rocksdict, source, target, t, report, state, state_path,
+                              batch_size, progress)
+                    _verify(target, t, report, state, batch_size,
+                            progress if phase is not None else None, phase)
+                except MigrationError:
+                    raise
+                except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
+                    raise MigrationError(f"RocksDB: {exc} (writing {new_path}); the "
+                                         "original is untouched") from None
+                finally:
+                    target.close()
+            with _Source(rocksdict, src_path) as again:  # nothing written while we worked
+                _check_unchanged(again, state)
+        except MigrationError:  # a refusal leaves no half-written target behind
+            shutil.rmtree(new_path, ignore_errors=True)
+            state_path.unlink(missing_ok=True)
+            raise
+        state["phase"], state["report"] = "verified", report.to_dict()
+        _write_state(state_path, state)
+    # the swap, in steps a rerun can tell apart by what exists: while the new database is
+    # still at its own path the second rename has not happened; the first has when the
+    # original path is gone
+    if new_path.exists():
+        if src_path.exists():
+            if old_path.exists():  # a kept database of an earlier migration
+                shutil.rmtree(old_path)
+            os.replace(src_path, old_path)
+        os.replace(new_path, src_path)
+    if not keep_old and old_path.exists():
+        shutil.rmtree(old_path)
+    state_path.unlink()
+    report.seconds += time.monotonic() - started
+    return report
+
+
+def _rocksdict() -> Any:
+    try:
+        import rocksdict
+    except ImportError:
+        raise MigrationError("RocksDB migrations need the rocksdict package: "
+                             "pip install 'lexcodecs[rocksdb]'") from None
+    return rocksdict
+
+
+class _Source:
+    """The original database, opened read-only with all its column families, in raw mode
+    (keys and values are bytes, as any RocksDB program wrote them)."""
+
+    def __init__(self, rocksdict: Any, path: Path) -> None:
+        self.path = path
+        self.added_config = not (path / _CONFIG).exists()
+        try:
+            self.families: list[str] = _ordered(
+                rocksdict.Rdict.list_cf(str(path), rocksdict.Options(raw_mode=True)))
+            self.db = rocksdict.Rdict(
+                str(path), rocksdict.Options(raw_mode=True),
+                column_families={name: rocksdict.Options(raw_mode=True)
+                                 for name in self.families if name != "default"},
+                access_type=rocksdict.AccessType.read_only(False))
+        except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
+            self._tidy()
+            raise MigrationError(f"{path} is not a RocksDB database ({exc})") from None
+        self.sequence = int(self.db.latest_sequence_number())
+
+    def family(self, name: str) -> Any:
+        return self.db if name == "default" else self.db.get_column_family(name)
+
+    def estimate(self) -> int:
+        return sum(int(self.family(name).property_int_value("rocksdb.estimate-num-keys")
+                       or 0) for name in self.families)
+
+    def _tidy(self) -> None:
+        if self.added_config:
+            (self.path / _CONFIG).unlink(missing_ok=True)
+
+    def __enter__(self) -> _Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.db.close()
+        self._tidy()
+
+
+def _ordered(families: list[str]) -> list[str]:
+    return ["default", *(name for name in families if name != "default")]
+
+
+def _check_unchanged(source: _Source, state: dict[str, Any]) -> None:
+    if source.families != state["families"] or source.sequence != state["sequence"]:
+        raise MigrationError(f"{source.path} was written during the migration (its sequence "
+                             f"number is {source.sequence}, was {state['sequence']}); the new "
+                             "database is discarded and the original is untouched: stop "
+                             "its writers and run again")
+
+
+def _open_target(rocksdict: Any, path: Path, families: list[str]) -> Any:
+    options = rocksdict.Options(raw_mode=True)
+    options.create_if_missing(True)
+    options.create_missing_column_families(True)
+    try:
+        return rocksdict.Rdict(str(path), options, column_families={
+            name: rocksdict.Options(raw_mode=True) for name in families if name != "default"})
+    except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
+        raise MigrationError(f"RocksDB: cannot create {path} ({exc}); the original is "
+                             "untouched") from None
+
+
+def _digest(key: bytes, value: bytes) -> int:
+    """A 512-bit hash of one entry; the key's length goes first, so two entries whose key
+    and value run together to the same bytes still differ."""
+    return int.from_bytes(hashlib.blake2b(len(key).to_bytes(4, "big") + key + value).digest(),
+                          "little")
+
+
+def _write_state(path: Path, state: dict[str, Any]) -> None:
+    """Replace the state file atomically (write, fsync, rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(state, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _swapping(state_path: Path) -> bool:
+    """A verified copy is being swapped in: a restart must finish it, not discard it (the
+    original may already have moved aside)."""
+    if not state_path.exists():
+        return False
+    try:
+        return bool(json.loads(state_path.read_text(encoding="utf-8"))["phase"] == "verified")
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def _half_swapped(src_path: Path, new_path: Path, old_path: Path,
+                  state_path: Path) -> list[str]:
+    """A run stopped between the two renames of the swap: ``<path>`` is gone, the original is
+    at ``.lexcodecs-old``. With the verified copy at ``.lexcodecs-new`` the swap is finished
+    (by the caller); without it the original is put back and the migration starts again."""
+    if src_path.exists() or not old_path.exists():
+        return []
+    if new_path.exists() and _swapping(state_path):
+        return [f"finished the swap of an interrupted run: the verified copy "
+                f"{new_path.name} becomes {src_path}"]
+    os.replace(old_path, src_path)
+    if not new_path.exists():
+        state_path.unlink(missing_ok=True)  # no copy to swap in: start again
+    return [f"rolled back the swap of an interrupted run: the original {old_path.name} is "
+            f"{src_path} again, unchanged, and the migration started again"]
+
+
+def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
+          report: MigrationReport, state: dict[str, Any], state_path: Path, batch_size: int,
+          progress: Progress) -> None:
+    families: list[str] = state["families"]
+    sync = rocksdict.WriteOptions()
+    sync.sync = True  # the batch is on disk before the state file says so
+    for index in range(state["family"], len(families)):
+        name = families[index]
+        handle = None if name == "default" else target.get_column_family_handle(name)
+        last_key = None if state["last_key"] is None else bytes.fromhex(state["last_key"])
+        last_new = (None if state["last_new_key"] is None
+                    else bytes.fromhex(state["last_new_key"]))
+        watch = _OrderWatch(report, last_new,
+                            None if last_new is None else t._target.decode(last_new))
+        count, digest = state["counts"].get(name, 0), int(state["digests"].get(name, "0"), 16)
+        entries = source.family(name).items(from_key=last_key)
+        if last_key is not None:  # from_key is inclusive: skip the key already copied
+            first = next(entries, None)
+            if first is not None and first[0] != last_key:
+                entries = _chain_one(first, entries)
+        done = False
+        while not done:
+            batch = rocksdict.WriteBatch(raw_mode=True)
+            if handle is not None:
+                batch.set_default_column_family(handle)
+            n = 0
+            for key, value in entries:
+                try:
+                    values = t.values(key)
+                    new = t.encode(values)
+                except LexCodecError as exc:
+                    raise MigrationError(f"key {key.hex(' ')} (column family {name}): {exc}; "
+                                         "the original is untouched") from None
+                watch.see(new, values)
+                batch.put(new, value)
+                digest += _digest(new, value)
+                last_key = key
+                n += 1
+                if n == batch_size:
+                    break
+            else:
+                done = True
+            if n:
+                target.write(batch, sync)
+                count += n
+                report.keys += n
+            state["counts"][name], state["digests"][name] = count, f"{digest & _MASK:x}"
+            state.update(last_key=None if last_key is None else last_key.hex(),
+                         last_new_key=None if watch.last is None else watch.last.hex(),
+                         report=report.to_dict())
+            if done and index + 1 < len(families):  # the next family starts afresh
+                state.update(family=index + 1, last_key=None, last_new_key=None)
+            if n or done:
+                _write_state(state_path, state)
+            if progress is not None:
+                progress(report.keys)
+    state.update(phase="copied", report=report.to_dict())
+    _write_state(state_path, state)
+
+
+def _chain_one(first: Any, rest: Any) -> Any:
+    yield first
+    yield from rest
+
+
+def _verify(target: Any, t: Transcoder, report: MigrationReport, state: dict[str, Any],
+            batch_size: int, progress: Progress = None, phase: PhaseStart = None) -> None:
+    """One ordered scan of each new column family: its count and digest are what the copy
+    wrote, its keys are in the natural order."""
+    total = sum(state["counts"].get(name, 0) for name in state["families"])
+    if phase is not None:
+        phase("verifying", total)
+    report.anomalies.clear()
+    done = 0
+    for name in state["families"]:
+        family = target if name == "default" else target.get_column_family(name)
+        order = _NaturalOrder(t, report)
+        count, digest = 0, 0
+        for key, value in family.items():
+            order.see(key)
+            digest += _digest(key, value)
+            count += 1
+            if progress is not None and (done + count) % batch_size == 0:
+                progress(done + count)
+        done += count
+        written = state["counts"].get(name, 0)
+        if count != written:
+            raise MigrationError(
+                f"column family {name}: {written} entries were written but the new database "
+                f"holds {count}: two keys have the same new key (the target cannot tell their "
+                "values apart), or the new database was changed; the original is untouched")
+        if f"{digest & _MASK:x}" != state["digests"].get(name, "0"):
+            raise MigrationError(
+                f"column family {name}: the new database does not hold the entries that were "
+                "written (was it changed during an interrupted migration?); the original is "
+                "untouched: run again with --restart")
+    if progress is not None:
+        progress(done)
