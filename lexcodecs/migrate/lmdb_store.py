@@ -6,8 +6,8 @@ read until everything is known to be right. Next to ``<path>`` live:
 * ``<path>.lexcodecs-new`` -- the new environment the copy writes, sized from the old one;
 * ``<path>.lexcodecs-state`` -- a JSON state file (settings, phase, the last source and new
   key reached, the report), replaced atomically after every committed batch
-  (:func:`_write_state`); a batch copied again after a crash writes the same keys and values
-  again, and LMDB keeps one of each;
+  (:func:`lexcodecs.migrate.directory.write_state`); a batch copied again after a crash
+  writes the same keys and values again, and LMDB keeps one of each;
 * ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept.
 
 The phases are ``copy``, ``copied`` and ``verified``. The copy reads the source with one
@@ -18,14 +18,14 @@ its value, and the natural order of the new keys. The swap is
 two directory renames (``<path>`` to ``.lexcodecs-old``, ``.lexcodecs-new`` to ``<path>``); a
 rerun tells from what exists which of them happened and finishes them, and a restart never
 discards a verified copy that is being swapped in; a rerun that finds the original moved aside
-but no verified copy puts the original back (:func:`_lmdb_half_swapped`). The new map doubles
+but no verified copy puts the original back (:func:`lexcodecs.migrate.directory.half_swapped`;
+the paths, the state file and the swap are shared with RocksDB there). The new map doubles
 whenever a batch does not fit (:func:`_lmdb_put_batch`); a refusal while copying or checking
 removes the new environment and the state file.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LexCodecError
+from .directory import Beside, begin, swap
+from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
-from .transcoder import MigrationError, Transcoder, same_settings
+from .transcoder import MigrationError, Transcoder
 from .verify import _check_batch_size, _Lockstep
 
 __all__ = ["migrate_lmdb"]
@@ -68,35 +70,17 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     lmdb = _lmdb()
     t = transcoder
     started = time.monotonic()
-    src_path = Path(path)
-    new_path = src_path.with_name(src_path.name + ".lexcodecs-new")
-    old_path = src_path.with_name(src_path.name + ".lexcodecs-old")
-    state_path = src_path.with_name(src_path.name + ".lexcodecs-state")
+    at = Beside.of(path)
+    src_path, new_path, state_path = at.path, at.new, at.state
     settings = {"source": t.source.config(), "target": t.target.config(),
                 "schema": t.schema.to_text()}
-    notes = _lmdb_half_swapped(src_path, new_path, old_path, state_path)
-    if restart and not _lmdb_swapping(state_path):
-        shutil.rmtree(new_path, ignore_errors=True)
-        state_path.unlink(missing_ok=True)
-    state: dict[str, Any] | None = None
-    if state_path.exists():
-        state = json.loads(state_path.read_text(encoding="utf-8"))
-        assert state is not None
-        if not same_settings(state["settings"], json.loads(json.dumps(settings))):
-            raise MigrationError(f"an unfinished migration of {src_path} with other settings "
-                                 f"is in progress ({state['settings']}); finish it with those "
-                                 "settings, or restart=True (--restart) to discard it")
-    elif new_path.exists():
-        raise MigrationError(f"{new_path} exists but no migration is recorded; remove it, or "
-                             "use restart=True (--restart)")
-    if state is None:
-        report = MigrationReport(t.source.name, t.target.name, str(t.schema),
-                                 f"lmdb {src_path}")
-        state = {"settings": settings, "phase": "copy", "last_key": None,
-                 "last_new_key": None, "report": report.to_dict()}
-    else:
-        report = MigrationReport(**{**state["report"], "resumed": True})
-    report.notes += notes
+
+    def fresh(report: MigrationReport) -> dict[str, Any]:
+        return {"settings": settings, "phase": "copy", "last_key": None,
+                "last_new_key": None, "report": report.to_dict()}
+
+    state, report = begin(at, settings, restart, f"lmdb {src_path}", fresh,
+                          t.source.name, t.target.name, str(t.schema))
     if state["phase"] != "verified":
         try:
             source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
@@ -129,20 +113,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             source.close()
         state["phase"], state["report"] = "verified", report.to_dict()
         _write_state(state_path, state)
-    # the swap, in steps a rerun can tell apart by what exists: while the new environment
-    # is still at its own path the second rename has not happened; the first has when the
-    # original path is gone
-    swap_started = time.monotonic()
-    if new_path.exists():
-        if src_path.exists():
-            if old_path.exists():  # a kept environment of an earlier migration
-                shutil.rmtree(old_path)
-            os.replace(src_path, old_path)
-        os.replace(new_path, src_path)
-    if not keep_old and old_path.exists():
-        shutil.rmtree(old_path)
-    state_path.unlink()
-    report.swap_s += time.monotonic() - swap_started
+    swap(at, keep_old, report)
     report.seconds += time.monotonic() - started
     return report
 
@@ -153,24 +124,6 @@ _MIN_MAP_SIZE = 1 << 26
 _MAX_MAP_SIZE = 1 << 44
 
 
-def _lmdb_half_swapped(src_path: Path, new_path: Path, old_path: Path,
-                       state_path: Path) -> list[str]:
-    """A run stopped between the two renames of the swap: ``<path>`` is gone, the original is
-    at ``.lexcodecs-old``. With the verified copy at ``.lexcodecs-new`` the swap is finished
-    (by the caller, which goes on to the second rename); without it the original is put back
-    (rolled back) and the migration starts again. Returns what will be or was done."""
-    if src_path.exists() or not old_path.exists():
-        return []
-    if new_path.exists() and _lmdb_swapping(state_path):
-        return [f"finished the swap of an interrupted run: the verified copy "
-                f"{new_path.name} becomes {src_path}"]
-    os.replace(old_path, src_path)
-    if not new_path.exists():
-        state_path.unlink(missing_ok=True)  # no copy to swap in: start again
-    return [f"rolled back the swap of an interrupted run: the original {old_path.name} is "
-            f"{src_path} again, unchanged, and the migration started again"]
-
-
 def _lmdb() -> Any:
     try:
         import lmdb
@@ -178,27 +131,6 @@ def _lmdb() -> Any:
         raise MigrationError("LMDB migrations need the lmdb package: "
                              "pip install 'lexcodecs[lmdb]'") from None
     return lmdb
-
-
-def _write_state(path: Path, state: dict[str, Any]) -> None:
-    """Replace the state file atomically (write, fsync, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(state, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def _lmdb_swapping(state_path: Path) -> bool:
-    """A verified copy is being swapped in: a restart must finish it, not discard it (the
-    original may already have moved aside)."""
-    if not state_path.exists():
-        return False
-    try:
-        return bool(json.loads(state_path.read_text(encoding="utf-8"))["phase"] == "verified")
-    except (ValueError, KeyError, TypeError):
-        return False
 
 
 def _used_bytes(env: Any) -> int:

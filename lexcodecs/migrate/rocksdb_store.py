@@ -26,16 +26,15 @@ a refusal, never a silent loss.
 
 The swap is two directory renames, as for LMDB; a rerun tells from what exists which of them
 happened and finishes them (a verified copy is never discarded), or puts the original back
-when there is no verified copy (:func:`_half_swapped`). A refusal while copying or checking
-removes the new database and the state file. rocksdict writes a small
-``rocksdict-config.json`` into any database it opens; one it added to the original is
-removed again.
+when there is no verified copy (:func:`lexcodecs.migrate.directory.half_swapped`, shared
+with LMDB). A refusal while copying or checking removes the new database and the state
+file. rocksdict writes a small ``rocksdict-config.json`` into any database it opens; one it
+added to the original is removed again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import time
@@ -43,8 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LexCodecError
+from .directory import Beside, begin, swap
+from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
-from .transcoder import MigrationError, Transcoder, same_settings
+from .transcoder import MigrationError, Transcoder
 from .verify import _check_batch_size, _NaturalOrder
 
 __all__ = ["migrate_rocksdb"]
@@ -74,36 +75,18 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     rocksdict = _rocksdict()
     t = transcoder
     started = time.monotonic()
-    src_path = Path(path)
-    new_path = src_path.with_name(src_path.name + ".lexcodecs-new")
-    old_path = src_path.with_name(src_path.name + ".lexcodecs-old")
-    state_path = src_path.with_name(src_path.name + ".lexcodecs-state")
+    at = Beside.of(path)
+    src_path, new_path, state_path = at.path, at.new, at.state
     settings = {"source": t.source.config(), "target": t.target.config(),
                 "schema": t.schema.to_text()}
-    notes = _half_swapped(src_path, new_path, old_path, state_path)
-    if restart and not _swapping(state_path):
-        shutil.rmtree(new_path, ignore_errors=True)
-        state_path.unlink(missing_ok=True)
-    state: dict[str, Any] | None = None
-    if state_path.exists():
-        state = json.loads(state_path.read_text(encoding="utf-8"))
-        assert state is not None
-        if not same_settings(state["settings"], json.loads(json.dumps(settings))):
-            raise MigrationError(f"an unfinished migration of {src_path} with other settings "
-                                 f"is in progress ({state['settings']}); finish it with those "
-                                 "settings, or restart=True (--restart) to discard it")
-    elif new_path.exists():
-        raise MigrationError(f"{new_path} exists but no migration is recorded; remove it, or "
-                             "use restart=True (--restart)")
-    if state is None:
-        report = MigrationReport(t.source.name, t.target.name, str(t.schema),
-                                 f"rocksdb {src_path}")
-        state = {"settings": settings, "phase": "copy", "families": None, "family": 0,
-                 "last_key": None, "last_new_key": None, "counts": {}, "digests": {},
-                 "sequence": None, "report": report.to_dict()}
-    else:
-        report = MigrationReport(**{**state["report"], "resumed": True})
-    report.notes += notes
+
+    def fresh(report: MigrationReport) -> dict[str, Any]:
+        return {"settings": settings, "phase": "copy", "families": None, "family": 0,
+                "last_key": None, "last_new_key": None, "counts": {}, "digests": {},
+                "sequence": None, "report": report.to_dict()}
+
+    state, report = begin(at, settings, restart, f"rocksdb {src_path}", fresh,
+                          t.source.name, t.target.name, str(t.schema))
     if state["phase"] != "verified":
         try:
             with _Source(rocksdict, src_path) as source:
@@ -115,10 +98,14 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                     if state["phase"] == "copy":
                         if phase is not None:
                             phase("copying", source.estimate())
+                        copy_started = time.monotonic()
                         _copy(rocksdict, source, target, t, report, state, state_path,
                               batch_size, progress)
+                        report.copy_s += time.monotonic() - copy_started
+                    verify_started = time.monotonic()
                     _verify(target, t, report, state, batch_size,
                             progress if phase is not None else None, phase)
+                    report.verify_s += time.monotonic() - verify_started
                 except MigrationError:
                     raise
                 except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
@@ -134,18 +121,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             raise
         state["phase"], state["report"] = "verified", report.to_dict()
         _write_state(state_path, state)
-    # the swap, in steps a rerun can tell apart by what exists: while the new database is
-    # still at its own path the second rename has not happened; the first has when the
-    # original path is gone
-    if new_path.exists():
-        if src_path.exists():
-            if old_path.exists():  # a kept database of an earlier migration
-                shutil.rmtree(old_path)
-            os.replace(src_path, old_path)
-        os.replace(new_path, src_path)
-    if not keep_old and old_path.exists():
-        shutil.rmtree(old_path)
-    state_path.unlink()
+    swap(at, keep_old, report)
     report.seconds += time.monotonic() - started
     return report
 
@@ -227,44 +203,6 @@ def _digest(key: bytes, value: bytes) -> int:
     and value run together to the same bytes still differ."""
     return int.from_bytes(hashlib.blake2b(len(key).to_bytes(4, "big") + key + value).digest(),
                           "little")
-
-
-def _write_state(path: Path, state: dict[str, Any]) -> None:
-    """Replace the state file atomically (write, fsync, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(state, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def _swapping(state_path: Path) -> bool:
-    """A verified copy is being swapped in: a restart must finish it, not discard it (the
-    original may already have moved aside)."""
-    if not state_path.exists():
-        return False
-    try:
-        return bool(json.loads(state_path.read_text(encoding="utf-8"))["phase"] == "verified")
-    except (ValueError, KeyError, TypeError):
-        return False
-
-
-def _half_swapped(src_path: Path, new_path: Path, old_path: Path,
-                  state_path: Path) -> list[str]:
-    """A run stopped between the two renames of the swap: ``<path>`` is gone, the original is
-    at ``.lexcodecs-old``. With the verified copy at ``.lexcodecs-new`` the swap is finished
-    (by the caller); without it the original is put back and the migration starts again."""
-    if src_path.exists() or not old_path.exists():
-        return []
-    if new_path.exists() and _swapping(state_path):
-        return [f"finished the swap of an interrupted run: the verified copy "
-                f"{new_path.name} becomes {src_path}"]
-    os.replace(old_path, src_path)
-    if not new_path.exists():
-        state_path.unlink(missing_ok=True)  # no copy to swap in: start again
-    return [f"rolled back the swap of an interrupted run: the original {old_path.name} is "
-            f"{src_path} again, unchanged, and the migration started again"]
 
 
 def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
