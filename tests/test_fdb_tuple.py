@@ -25,12 +25,9 @@ import enum
 import re
 import struct
 import sys
-import types
 import uuid
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-import fdb
 import fdb.tuple as ft
 import pytest
 from hypothesis import example, given, note
@@ -55,7 +52,7 @@ from lexcodecs.testing.model import identical
 from lexcodecs.types import Float32, Int8, Versionstamp
 
 #: every test runs on the compiled and on the reference implementation (conftest.py)
-pytestmark = pytest.mark.usefixtures("impl")
+pytestmark = pytest.mark.usefixtures("impl", "fdb_impl_stub")
 
 CODEC = FdbTupleCodec()
 JAVA = FdbTupleCodec(max_u64_form="java")
@@ -64,22 +61,6 @@ INT_LIMIT = 2**2040 - 1
 
 _D = struct.Struct(">d")
 _Q = struct.Struct(">Q")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def fdb_impl_stub() -> Iterator[None]:
-    """``fdb.impl`` with an empty ``Value`` class, so fdb.tuple can pack versionstamps."""
-    missing = object()
-    saved = getattr(fdb, "impl", missing)
-    if saved is missing:
-        fdb.impl = types.SimpleNamespace(Value=type("Value", (), {}))
-    try:
-        yield
-    finally:
-        if saved is missing:
-            del fdb.impl
-        else:
-            fdb.impl = saved
 
 
 # -- helpers ----------------------------------------------------------------------------------

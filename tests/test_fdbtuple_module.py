@@ -20,10 +20,8 @@ import math
 import struct
 import types
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import fdb
 import fdb.tuple as ft
 import pytest
 from hypothesis import given, settings
@@ -34,26 +32,9 @@ from lexcodecs import DecodeError, EncodeError, LexCodecError, UnsupportedTypeEr
 from lexcodecs import fdbtuple as lt
 from lexcodecs.types import Float32, Versionstamp
 
-pytestmark = pytest.mark.usefixtures("impl")
+pytestmark = pytest.mark.usefixtures("impl", "fdb_impl_stub")
 
 _D = struct.Struct(">d")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def fdb_impl_stub() -> Iterator[None]:
-    """``fdb.impl.Value``, which fdb.tuple reads to pack a versionstamp and which exists only
-    after ``fdb.api_version()`` (never called: it needs the C client)."""
-    missing = object()
-    saved = getattr(fdb, "impl", missing)
-    if saved is missing:
-        fdb.impl = types.SimpleNamespace(Value=type("Value", (), {}))
-    try:
-        yield
-    finally:
-        if saved is missing:
-            del fdb.impl
-        else:
-            fdb.impl = saved
 
 
 def norm(v: Any) -> Any:
