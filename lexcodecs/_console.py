@@ -121,9 +121,6 @@ class Progress:
             rate = f"{done / elapsed:,.0f}/s" if elapsed > 0 else ""
             self._rich.update(self._task, completed=done, rate=rate)
 
-    def advance(self, step: int = 1) -> None:
-        self.update(self.done + step)
-
     def close(self, done: int | None = None) -> None:
         if done is not None:
             self.update(done)

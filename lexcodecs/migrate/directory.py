@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 
 from .report import MigrationReport
-from .transcoder import MigrationError, same_settings
+from .transcoder import MigrationError, Transcoder, same_settings
 
 __all__ = ["Beside", "begin", "half_swapped", "swap", "swapping", "write_state"]
 
@@ -86,12 +86,15 @@ def half_swapped(at: Beside) -> list[str]:
             f"{at.path} again, unchanged, and the migration started again"]
 
 
-def begin(at: Beside, settings: dict[str, Any], restart: bool, where: str,
-          fresh: Callable[[MigrationReport], dict[str, Any]], source: str, target: str,
-          schema: str) -> tuple[dict[str, Any], MigrationReport]:
-    """The state and report to go on with: a recorded migration with the same *settings*
-    resumed, or a new one (``fresh(report)`` gives its first state); a recorded one with other
-    settings, or a new store without a record, refused."""
+def begin(at: Beside, t: Transcoder, restart: bool, where: str,
+          fresh: Callable[[dict[str, Any], MigrationReport], dict[str, Any]]
+          ) -> tuple[dict[str, Any], MigrationReport]:
+    """The state and report to go on with: a recorded migration with the same settings (the
+    transcoder's codecs and schema) resumed, or a new one (``fresh(settings, report)`` gives
+    its first state); a recorded one with other settings, or a new store without a record,
+    refused."""
+    settings = {"source": t.source.config(), "target": t.target.config(),
+                "schema": t.schema.to_text()}
     notes = half_swapped(at)
     if restart and not swapping(at.state):
         shutil.rmtree(at.new, ignore_errors=True)
@@ -108,8 +111,8 @@ def begin(at: Beside, settings: dict[str, Any], restart: bool, where: str,
         raise MigrationError(f"{at.new} exists but no migration is recorded; remove it, or "
                              "use restart=True (--restart)")
     if state is None:
-        report = MigrationReport(source, target, schema, where)
-        state = fresh(report)
+        report = MigrationReport(t.source.name, t.target.name, str(t.schema), where)
+        state = fresh(settings, report)
     else:
         report = MigrationReport(**{**state["report"], "resumed": True})
     report.notes += notes

@@ -72,15 +72,12 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     started = time.monotonic()
     at = Beside.of(path)
     src_path, new_path, state_path = at.path, at.new, at.state
-    settings = {"source": t.source.config(), "target": t.target.config(),
-                "schema": t.schema.to_text()}
 
-    def fresh(report: MigrationReport) -> dict[str, Any]:
+    def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
         return {"settings": settings, "phase": "copy", "last_key": None,
                 "last_new_key": None, "report": report.to_dict()}
 
-    state, report = begin(at, settings, restart, f"lmdb {src_path}", fresh,
-                          t.source.name, t.target.name, str(t.schema))
+    state, report = begin(at, t, restart, f"lmdb {src_path}", fresh)
     if state["phase"] != "verified":
         try:
             source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)

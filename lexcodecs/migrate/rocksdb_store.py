@@ -77,16 +77,13 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     started = time.monotonic()
     at = Beside.of(path)
     src_path, new_path, state_path = at.path, at.new, at.state
-    settings = {"source": t.source.config(), "target": t.target.config(),
-                "schema": t.schema.to_text()}
 
-    def fresh(report: MigrationReport) -> dict[str, Any]:
+    def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
         return {"settings": settings, "phase": "copy", "families": None, "family": 0,
                 "last_key": None, "last_new_key": None, "counts": {}, "digests": {},
                 "sequence": None, "report": report.to_dict()}
 
-    state, report = begin(at, settings, restart, f"rocksdb {src_path}", fresh,
-                          t.source.name, t.target.name, str(t.schema))
+    state, report = begin(at, t, restart, f"rocksdb {src_path}", fresh)
     if state["phase"] != "verified":
         try:
             with _Source(rocksdict, src_path) as source:
