@@ -32,6 +32,7 @@ from typing import Any
 import attrs
 import pytest
 from hypothesis import assume, given
+from hypothesis import strategies as st
 from toys import NegativesFirstBroken, ToyCodec
 
 import lexcodecs.migrate as migrate_module
@@ -50,6 +51,7 @@ from lexcodecs.migrate import (
     migrate_sqlite,
 )
 from lexcodecs.migrate.transcoder import same_settings
+from lexcodecs.migrate.verify import _same_batch, transcode_batch
 from lexcodecs.testing import identical, keys, natural_key
 
 lmdb = pytest.importorskip("lmdb")
@@ -1692,9 +1694,9 @@ def test_resumed_copy_time_carries_over(tmp_path: Path) -> None:
     assert report.copy_s > saved["copy_s"]
 
 
-def test_sqlite_refusal_inside_the_sql_function_is_the_typed_error(tmp_path: Path) -> None:
-    """A key refused inside the copy's SQL function reaches the caller as the MigrationError
-    it is, with the key, not as SQLite's "user-defined function raised exception"."""
+def test_sqlite_refusal_mid_copy_is_the_typed_error(tmp_path: Path) -> None:
+    """A key refused in the copy reaches the caller as the MigrationError it is, with the
+    key, not as SQLite's "user-defined function raised exception"."""
     db = tmp_path / "kv.db"
     _table_with_bad_key(db)
     with pytest.raises(MigrationError) as info:
@@ -1708,27 +1710,29 @@ def test_sqlite_refusal_inside_the_sql_function_is_the_typed_error(tmp_path: Pat
     # the function is not left registered
     with closing(sqlite3.connect(db)) as conn, pytest.raises(sqlite3.OperationalError,
                                                              match="no such function"):
-        conn.execute("SELECT lexcodecs_transcode(x'00')")
+        conn.execute("SELECT lexcodecs_new_key(x'00')")
 
 
-def test_ctrl_c_inside_the_sql_function_is_a_keyboard_interrupt(tmp_path: Path) -> None:
-    """SQLite turns whatever a function raises into "user-defined function raised exception";
-    a Ctrl-C inside the copy's function must still reach the caller as KeyboardInterrupt (the
-    CLI then says the same command resumes, exit 130), and the batch is not committed."""
+class _InterruptedDecoder:
+    """A bound codec whose decode raises KeyboardInterrupt at its *at*-th call."""
+
+    def __init__(self, bound: Any, at: int) -> None:
+        self.bound, self.at, self.calls = bound, at, 0
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        self.calls += 1
+        if self.calls == self.at:
+            raise KeyboardInterrupt
+        return self.bound.decode(key)  # type: ignore[no-any-return]
+
+
+def test_ctrl_c_mid_copy_is_a_keyboard_interrupt(tmp_path: Path) -> None:
+    """A Ctrl-C in the middle of a batch reaches the caller as KeyboardInterrupt (the CLI
+    then says the same command resumes, exit 130), and the batch is not committed."""
     db = tmp_path / "kv.db"
     _table_with_bad_key(db)
     t = fdb_to_skv()
-    calls = 0
-    real = t.values
-
-    def interrupted(key: bytes) -> tuple[Any, ...]:
-        nonlocal calls
-        calls += 1
-        if calls == 70:  # in the second batch
-            raise KeyboardInterrupt
-        return real(key)
-
-    t.values = interrupted  # type: ignore[method-assign]
+    t._source = _InterruptedDecoder(t._source, 70)  # in the second batch
     with pytest.raises(KeyboardInterrupt):
         migrate_sqlite(db, "kv", "k", t, batch_size=50)
     with closing(sqlite3.connect(db)) as conn:
@@ -1745,3 +1749,67 @@ def test_lmdb_refusal_mid_copy_is_the_typed_error(tmp_path: Path) -> None:
     assert type(info.value) is MigrationError
     assert str(info.value).startswith(f"key {BAD_KEY.hex(' ')}: ")
     assert not (tmp_path / "env.lexcodecs-new").exists()
+
+
+# -- the value check, once per key (the copy's first batch, then the verification) ------------
+
+
+LATE_NEGATIVE_ZERO = [(float(-i),) for i in range(200, 0, -1)] + [(-0.0,), (1.0,), (2.5,)]
+
+
+def test_sqlite_value_the_target_cannot_hold_after_the_first_batch_is_refused(
+        tmp_path: Path) -> None:
+    """sqlite4 writes -0.0 as 0.0; with -0.0 in the fifth batch the copy does not check it,
+    and the verification refuses it before the swap, naming the key."""
+    fdb = get_codec("fdb-tuple").bind("x:float64")
+    db = tmp_path / "kv.db"
+    make_table(db, LATE_NEGATIVE_ZERO, codec=fdb)
+    before = table_rows(db)
+    with pytest.raises(MigrationError, match="cannot hold") as info:
+        migrate_sqlite(db, "kv", "k", Transcoder("fdb-tuple", "sqlite4", "x:float64"),
+                       batch_size=50)
+    assert fdb.encode((-0.0,)).hex(" ") in str(info.value)
+    assert table_rows(db) == before
+
+
+def test_lmdb_value_the_target_cannot_hold_after_the_first_batch_is_refused(
+        tmp_path: Path) -> None:
+    fdb = get_codec("fdb-tuple").bind("x:float64")
+    path = tmp_path / "env"
+    make_env(path, LATE_NEGATIVE_ZERO, codec=fdb)
+    before = read_env(path)
+    with pytest.raises(MigrationError, match="cannot hold"):
+        migrate_lmdb(path, Transcoder("fdb-tuple", "sqlite4", "x:float64"), batch_size=50)
+    assert read_env(path) == before
+    assert not (tmp_path / "env.lexcodecs-new").exists()
+
+
+_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2),
+                   st.sampled_from([0.0, -0.0, math.nan, 1.0, 1]), st.text(max_size=2),
+                   st.binary(max_size=2))
+_ROWS = st.lists(st.tuples(_VALUE, _VALUE), max_size=6)
+
+
+@given(_ROWS, _ROWS)
+def test_same_batch_decides_only_identical_values(a: list[tuple[Any, ...]],
+                                                  b: list[tuple[Any, ...]]) -> None:
+    """The batch comparison in C is sound: when it says "the same", every pair of tuples is
+    identical (same types, floats by their bits); it may leave a batch undecided, never
+    wrongly decide one. And it decides the usual case: equal plain values."""
+    if _same_batch(a, b):
+        assert len(a) == len(b)
+        assert all(map(identical, a, b))
+    plain = [tuple(v for v in row if type(v) in (str, bytes, int, type(None))) for row in a]
+    assert _same_batch(plain, [tuple(row) for row in plain])
+
+
+def test_transcode_batch_is_transcode_key_by_key() -> None:
+    t = Transcoder("fdb-tuple", "skv", "tenant:string, n:int64, x:float64")
+    fdb = get_codec("fdb-tuple").bind("tenant:string, n:int64, x:float64")
+    keys = [fdb.encode((s, n, x)) for s in ("", "a\x00") for n in (-1, 0, 2**40)
+            for x in (-0.0, 0.0, 1.5)]
+    values, new = transcode_batch(t, keys)
+    assert new == [t.transcode(k) for k in keys]
+    assert values == [t.values(k) for k in keys]
+    with pytest.raises(MigrationError, match=r"^key ff 00 of here: "):
+        transcode_batch(t, [*keys, b"\xff\x00"], " of here")

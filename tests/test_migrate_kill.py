@@ -1,25 +1,24 @@
 """Kill a real ``lexcodecs migrate`` process mid-run (SIGKILL), run it again, and check that
-nothing was lost and nothing duplicated.
+nothing was lost and nothing duplicated; the same with Ctrl-C (SIGINT).
 
-The store is watched from outside, read-only: for SQLite, another connection reads the
-migration's state table (``copied``); for LMDB, the state file next to the environment. At the
-chosen point the process is killed with SIGKILL (no clean-up runs), then the same command is
-run again to completion. The expected rows are built before the first run, from the values
-each old key was made from, so the check never relies on the code under test.
-
-A run that ends before the kill point is a skip, not a failure; the sizes make it unlikely.
+The command runs in a child process that is the CLI with one function wrapped (:data:`CHILD`):
+at its chosen call, the wrapper sends the signal to its own process, so the signal lands at
+an exact point -- inside a batch's write transaction, between a batch's commit and the state
+that records it, in the middle of the verification -- and never races the migration (a
+watcher polling from outside saw a fast copy end first). SIGKILL runs no clean-up. The store
+is then read from outside: the original must be whole, the copy as far as the state says.
+Then the same command is run again to completion. The expected rows are built before the
+first run, from the values each old key was made from, so the check never relies on the code
+under test.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from contextlib import closing
 from itertools import pairwise
 from pathlib import Path
@@ -41,14 +40,45 @@ POLICY = get_codec("skv").capabilities.float_policy
 MIGRATE = [sys.executable, "-m", "lexcodecs", "migrate", "--from", "fdb-tuple", "--to", "skv",
            "-s", SCHEMA_TEXT, "--no-progress"]
 
-SQLITE_ROWS = 60_000
+SQLITE_ROWS = 6_000
 SQLITE_BATCH = 200
-LMDB_ROWS = 100_000
+LMDB_ROWS = 6_000
 LMDB_BATCH = 100
 
-#: where to kill: a share of the rows copied (0: as soon as any are), or "verify": once the
-#: copy is recorded as complete, while the new store is being checked
-KILL_POINTS: dict[str, float | str] = {"early": 0.0, "late": 0.75, "verify": "verify"}
+#: the child: the real command, with the function at the signal's point wrapped
+CHILD = """
+import os, signal, sys
+import lexcodecs.migrate.{store}_store as m
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores it
+sig, name, at = getattr(signal, sys.argv[1]), sys.argv[2], int(sys.argv[3])
+owner = m._Lockstep if name == "see_batch" else m
+real, calls = getattr(owner, name), [0]
+def wrapped(*args, **kwargs):
+    calls[0] += 1
+    if calls[0] == at:
+        os.kill(os.getpid(), sig)
+    return real(*args, **kwargs)
+setattr(owner, name, wrapped)
+from lexcodecs.cli import main
+sys.exit(main(sys.argv[4:]))
+"""
+
+#: where to kill: (the function, at which call); "transcode_batch" is inside a batch (for
+#: SQLite inside its write transaction), "_write_state" (LMDB) between a batch's commit and
+#: the state that records it, "see_batch" in the middle of the verification
+KILL_POINTS: dict[str, tuple[str, float]] = {
+    "early": ("transcode_batch", 0.0), "late": ("transcode_batch", 0.75),
+    "commit": ("_write_state", 0.5), "verify": ("see_batch", 0.5)}
+
+
+def run_until_signal(store: str, signal_name: str, point: str, rows: int, batch: int,
+                     args: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run the migrate *args* in a child that sends itself *signal_name* at *point*."""
+    name, share = KILL_POINTS[point]
+    at = 2 + int(share * (rows // batch - 2))  # never the first batch: something is copied
+    return subprocess.run([sys.executable, "-c", CHILD.format(store=store), signal_name, name,
+                           str(at), *MIGRATE[3:], *args], capture_output=True, text=True,
+                          timeout=180)
 
 
 def row_values(n: int) -> list[tuple[str, int]]:
@@ -59,32 +89,6 @@ def row_values(n: int) -> list[tuple[str, int]]:
 
 def other(i: int) -> tuple[str, bytes | None]:
     return f"value {i}", None if i % 9 == 0 else bytes([i % 256, 0, 255])
-
-
-def kill_when(proc: subprocess.Popen[bytes], reached: Callable[[], bool],
-              deadline: float = 60.0) -> None:
-    """Poll *reached* until it is true, then SIGKILL *proc*; skip if *proc* ended first."""
-    stop = time.monotonic() + deadline
-    while time.monotonic() < stop:
-        if proc.poll() is not None:
-            if proc.returncode != 0:
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                pytest.fail(f"the migration failed (status {proc.returncode}): {err}")
-            pytest.skip("the migration finished before it could be killed")
-        try:
-            if reached():
-                break
-        except (sqlite3.OperationalError, OSError, ValueError):
-            pass  # the state is not there yet, or the database is busy for a moment
-        time.sleep(0.005)
-    else:
-        proc.kill()
-        proc.wait()
-        pytest.fail("the kill point was not reached in time")
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
-    if proc.returncode != -signal.SIGKILL:
-        pytest.skip(f"the migration ended on its own (status {proc.returncode})")
 
 
 def assert_migrated_rows(rows: list[tuple[Any, ...]],
@@ -121,28 +125,14 @@ def sqlite_state(path: Path) -> tuple[str, int]:
     return ("", 0) if row is None else (str(row[0]), int(row[1] or 0))
 
 
-def reached(point: float | str, rows: int, phase: str, copied: int) -> bool:
-    if point == "verify":
-        return phase in ("verify", "copied")
-    assert isinstance(point, float)
-    return phase == "copy" and copied >= max(1, int(point * rows))
-
-
-@pytest.mark.parametrize("point", list(KILL_POINTS))
+@pytest.mark.parametrize("point", ["early", "late", "verify"])
 def test_sqlite_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "kv.db"
     expected = make_sqlite(path)
-    command = [*MIGRATE, "--sqlite", str(path), "--table", "kv", "--key-column", "k",
-               "--batch-size", str(SQLITE_BATCH)]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        kill_when(proc, lambda: reached(KILL_POINTS[point], SQLITE_ROWS, *sqlite_state(path)))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+    args = ["--sqlite", str(path), "--table", "kv", "--key-column", "k",
+            "--batch-size", str(SQLITE_BATCH)]
+    killed = run_until_signal("sqlite", "SIGKILL", point, SQLITE_ROWS, SQLITE_BATCH, args)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
 
     # killed before the swap: the original is whole, the new table holds what was recorded
     with closing(sqlite3.connect(path, timeout=10)) as db:
@@ -157,7 +147,7 @@ def test_sqlite_killed_and_rerun(tmp_path: Path, point: str) -> None:
         assert phase == "copy"
         assert 0 < copied < SQLITE_ROWS
 
-    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert f"migrated {SQLITE_ROWS:,} keys" in result.stdout
@@ -214,21 +204,14 @@ def read_lmdb(path: Path) -> list[tuple[Any, ...]]:
         env.close()
 
 
-@pytest.mark.parametrize("point", list(KILL_POINTS))
+@pytest.mark.parametrize("point", ["early", "late", "commit", "verify"])
 def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "env"
     state_path = tmp_path / "env.lexcodecs-state"
     expected = make_lmdb(path)
-    command = [*MIGRATE, "--lmdb", str(path), "--batch-size", str(LMDB_BATCH)]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        kill_when(proc, lambda: reached(KILL_POINTS[point], LMDB_ROWS, *lmdb_state(state_path)))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH)]
+    killed = run_until_signal("lmdb", "SIGKILL", point, LMDB_ROWS, LMDB_BATCH, args)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
 
     assert len(read_lmdb(path)) == LMDB_ROWS  # the original is whole
     assert (tmp_path / "env.lexcodecs-new").is_dir()
@@ -240,7 +223,7 @@ def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
         assert phase == "copy"
         assert 0 < copied < LMDB_ROWS
 
-    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert f"migrated {LMDB_ROWS:,} keys" in result.stdout
@@ -252,49 +235,7 @@ def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
 # -- Ctrl-C -----------------------------------------------------------------------------------
 # The same, with SIGINT (what Ctrl-C sends) instead of SIGKILL: the command must stop in one
 # line that says nothing is lost and how to go on, exit 130, and the same command must then
-# finish with every key. Smaller stores and batches than above: one stop, mid-copy. The SQLite
-# store is in WAL mode: in rollback-journal mode the copy's back-to-back commits can starve the
-# test's reading connection for most of the copy (its busy handler backs off for up to 100 ms at
-# a time), so it first saw the migration when the copy was over and the Ctrl-C landed in the
-# verification instead.
-
-CTRL_C_ROWS = 3_000
-CTRL_C_BATCH = 15
-
-
-def interrupt_when(proc: subprocess.Popen[str], reached: Callable[[], bool]) -> str:
-    """Send SIGINT to *proc* once *reached*; return its standard error after it exits 130."""
-    stop = time.monotonic() + 60
-    while not _reached_safely(reached):
-        if proc.poll() is not None:
-            pytest.skip(f"the migration ended before the interrupt ({proc.returncode})")
-        if time.monotonic() > stop:
-            pytest.fail("the interrupt point was not reached in time")
-        time.sleep(0.005)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    if proc.returncode == 0:
-        pytest.skip("the migration finished before the interrupt reached it")
-    assert proc.returncode == 130, err
-    return err
-
-
-def mid_copy(phase: str, copied: int) -> bool:
-    """The copy has committed a batch and is still going."""
-    return phase == "copy" and copied > 0
-
-
-def _reached_safely(reached: Callable[[], bool]) -> bool:
-    try:
-        return reached()
-    except (sqlite3.OperationalError, OSError, ValueError):
-        return False  # not there yet, or busy for a moment
-
-
-def _sigint_default() -> None:
-    """In the child: SIGINT at its default, so Python turns it into KeyboardInterrupt even
-    when the test runner ignores it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+# finish with every key.
 
 
 def assert_one_line_resume_message(err: str) -> None:
@@ -305,34 +246,22 @@ def assert_one_line_resume_message(err: str) -> None:
     assert "--restart" in err
 
 
-def test_sqlite_ctrl_c_then_the_same_command_finishes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("point", ["early", "late"])
+def test_sqlite_ctrl_c_then_the_same_command_finishes(tmp_path: Path, point: str) -> None:
     path = tmp_path / "kv.db"
-    values = row_values(CTRL_C_ROWS)
-    with closing(sqlite3.connect(path)) as db:
-        db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the copy's commits
-        db.execute("CREATE TABLE kv (k BLOB PRIMARY KEY, v TEXT NOT NULL, b BLOB)")
-        db.executemany("INSERT INTO kv VALUES (?, ?, ?)",
-                       [(FDB.encode(v), *other(i)) for i, v in enumerate(values)])
-        db.commit()
-    expected = {other(i)[0]: (v, other(i)[1]) for i, v in enumerate(values)}
-    command = [*MIGRATE, "--sqlite", str(path), "--table", "kv", "--key-column", "k",
-               "--batch-size", str(CTRL_C_BATCH)]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_sigint_default)
-    try:
-        err = interrupt_when(proc, lambda: mid_copy(*sqlite_state(path)))
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert_one_line_resume_message(err)
+    expected = make_sqlite(path)
+    args = ["--sqlite", str(path), "--table", "kv", "--key-column", "k",
+            "--batch-size", str(SQLITE_BATCH)]
+    stopped = run_until_signal("sqlite", "SIGINT", point, SQLITE_ROWS, SQLITE_BATCH, args)
+    assert stopped.returncode == 130, stopped.stderr
+    assert_one_line_resume_message(stopped.stderr)
     with closing(sqlite3.connect(path, timeout=10)) as db:  # stopped mid-copy, original whole
-        assert db.execute("SELECT COUNT(*) FROM kv").fetchone()[0] == CTRL_C_ROWS
+        assert db.execute("SELECT COUNT(*) FROM kv").fetchone()[0] == SQLITE_ROWS
         copied = db.execute(f"SELECT copied FROM {STATE_TABLE}").fetchone()[0]
         assert db.execute(f"SELECT COUNT(*) FROM kv{NEW_SUFFIX}").fetchone()[0] == copied
-    assert 0 < copied < CTRL_C_ROWS
+    assert 0 < copied < SQLITE_ROWS
 
-    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     with closing(sqlite3.connect(path)) as db:
@@ -341,33 +270,21 @@ def test_sqlite_ctrl_c_then_the_same_command_finishes(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kv.db"]
 
 
-def test_lmdb_ctrl_c_then_the_same_command_finishes(tmp_path: Path) -> None:
-    lmdb = pytest.importorskip("lmdb")
+@pytest.mark.parametrize("point", ["early", "commit"])
+def test_lmdb_ctrl_c_then_the_same_command_finishes(tmp_path: Path, point: str) -> None:
     path = tmp_path / "env"
     state_path = tmp_path / "env.lexcodecs-state"
-    values = row_values(CTRL_C_ROWS)
-    env = lmdb.open(str(path), map_size=1 << 26)
-    with env.begin(write=True) as txn:
-        for i, v in enumerate(values):
-            txn.put(FDB.encode(v), _lmdb_value(i))
-    env.close()
-    expected = {other(i)[0]: (v, other(i)[1]) for i, v in enumerate(values)}
-    command = [*MIGRATE, "--lmdb", str(path), "--batch-size", str(CTRL_C_BATCH)]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_sigint_default)
-    try:
-        err = interrupt_when(proc, lambda: lmdb_state(state_path)[1] > 0)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert_one_line_resume_message(err)
-    assert len(read_lmdb(path)) == CTRL_C_ROWS  # the original is whole
+    expected = make_lmdb(path)
+    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH)]
+    stopped = run_until_signal("lmdb", "SIGINT", point, LMDB_ROWS, LMDB_BATCH, args)
+    assert stopped.returncode == 130, stopped.stderr
+    assert_one_line_resume_message(stopped.stderr)
+    assert len(read_lmdb(path)) == LMDB_ROWS  # the original is whole
     phase, copied = lmdb_state(state_path)
     assert phase == "copy"
-    assert 0 < copied < CTRL_C_ROWS
+    assert 0 < copied < LMDB_ROWS
 
-    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert_migrated_rows(read_lmdb(path), expected)

@@ -116,13 +116,13 @@ if point in ("early", "late"):
             die()
     m._write_state = write_state
 elif point == "verify":
-    see, seen = m._NaturalOrder.see, [0]
-    def see_then_die(self, key):
+    see, seen = m._Lockstep.see_batch, [0]
+    def see_then_die(self, old, new):
         seen[0] += 1
-        if seen[0] == 700:
+        if seen[0] == 14:
             die()
-        see(self, key)
-    m._NaturalOrder.see = see_then_die
+        see(self, old, new)
+    m._Lockstep.see_batch = see_then_die
 else:  # between the two renames of the swap
     replace = os.replace
     def replace_then_die(a, b):

@@ -29,15 +29,15 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ..errors import LexCodecError
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep
+from .verify import _check_batch_size, _Lockstep, transcode_batch
 
 __all__ = ["migrate_lmdb"]
 
@@ -142,34 +142,31 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
     last_new = None if state["last_new_key"] is None else bytes.fromhex(state["last_new_key"])
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
-    values_of, encode, see = t.values, t.encode, watch.see
     spent, started = report.copy_s, time.monotonic()
     with source.begin() as reader:
         cursor = reader.cursor()
         positioned = cursor.set_range(last_key) if last_key is not None else cursor.first()
         if positioned and last_key is not None and cursor.key() == last_key:
             positioned = cursor.next()
-        while positioned:
-            batch: list[tuple[bytes, bytes]] = []
-            while positioned and len(batch) < batch_size:
-                key, value = cursor.key(), cursor.value()
-                try:
-                    values = values_of(key)
-                    new = encode(values)
-                except LexCodecError as exc:
-                    raise MigrationError(f"key {key.hex(' ')}: {exc}; the original is "
-                                         "untouched") from None
-                see(new, values)
-                batch.append((new, value))
-                positioned = cursor.next()
-                last_key = key
+        entries = cursor.iternext() if positioned else iter(())
+        first = True
+        while True:
+            read = list(islice(entries, batch_size))
+            if not read:
+                break
+            keys, stored = zip(*read)
+            values, new_keys = transcode_batch(t, keys, check=first)  # verify checks all
+            first = False
+            watch.see_batch(new_keys, values)
+            batch = list(zip(new_keys, stored))
+            last_key = keys[-1]
             limit = target.max_key_size()
-            for new, _ in batch:
-                if not 1 <= len(new) <= limit:
-                    raise MigrationError(
-                        f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
-                        f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
-                        codec=t.target.name)
+            if not 1 <= min(map(len, new_keys)) <= max(map(len, new_keys)) <= limit:
+                new = next(new for new in new_keys if not 1 <= len(new) <= limit)
+                raise MigrationError(
+                    f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
+                    f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
+                    codec=t.target.name)
             _lmdb_put_batch(target, batch)
             report.keys += len(batch)
             report.copy_s = spent + time.monotonic() - started
@@ -220,11 +217,11 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
     with source.begin() as old, target.begin() as new:
         walk = _Lockstep(t, report, new.get, "new environment")
         report.anomalies.clear()
-        see = walk.see
-        for (key, value), (new_key, new_value) in zip(old.cursor(), new.cursor()):
-            see(key, value, new_key, new_value)
-            done += 2
-            if progress is not None and done % step < 2:
+        old_entries, new_entries = old.cursor().iternext(), new.cursor().iternext()
+        while batch := list(islice(old_entries, step)):
+            walk.see_batch(batch, list(islice(new_entries, len(batch))))
+            done += 2 * len(batch)
+            if progress is not None:
                 progress(done)
     if progress is not None:
         progress(done)

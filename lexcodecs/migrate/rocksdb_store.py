@@ -6,21 +6,20 @@ database is only read, opened read-only, until everything is known to be right. 
 
 * ``<path>.lexcodecs-new`` -- the new database the copy writes, with the same column families;
 * ``<path>.lexcodecs-state`` -- a JSON state file (settings, phase, the column family and the
-  last source and new key reached, the entry count and digest of what was written, the
-  source's sequence number, the report), replaced atomically after every batch, which is
+  last source and new key reached, the entry count of what was written, the source's
+  sequence number, the report), replaced atomically after every batch, which is
   written first as one synced ``WriteBatch``; a batch copied again after a crash writes the
   same keys and values again, and RocksDB keeps one of each;
 * ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept.
 
 The copy reads each column family (``default`` first, then the others in the database's
 order) with RocksDB's ordered iterator. The phases are ``copy``, ``copied`` and
-``verified``. Verify reads the new database with its own ordered scan, once: every column
-family must hold as many entries as were written to it, with the same :func:`_digest` -- an
-order-free sum of a cryptographic hash of each (key, value), so a lost, extra, changed or
-duplicated entry shows, without a point lookup per key -- and its keys must be in the natural
-order. Each new key was checked to decode back to its old values when it was made
-(:meth:`Transcoder.encode`), so with equal counts the new database is exactly the old data
-under the new keys. The source's sequence number is recorded when the copy starts and
+``verified``. Verify walks each column family of the old and the new database side by side,
+each with its own ordered iterator, as LMDB's does (:class:`~lexcodecs.migrate.verify.
+_Lockstep`): as many entries in each, as many as the copy wrote, every old entry in the new
+database under its new key (which decodes back to the old values), and the new keys in the
+natural order; so the new database is exactly the old data under the new keys. The source's
+sequence number is recorded when the copy starts and
 checked on every later open and before the swap: a database written during the migration is
 a refusal, never a silent loss.
 
@@ -34,26 +33,23 @@ added to the original is removed again.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ..errors import LexCodecError
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _NaturalOrder
+from .verify import _check_batch_size, _Lockstep, transcode_batch
 
 __all__ = ["migrate_rocksdb"]
 
 #: the file rocksdict keeps its own settings in, inside a database directory
 _CONFIG = "rocksdict-config.json"
-#: digests are sums of blake2b hashes, modulo 2**256
-_MASK = (1 << 256) - 1
 
 
 def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
@@ -80,7 +76,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
 
     def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
         return {"settings": settings, "phase": "copy", "families": None, "family": 0,
-                "last_key": None, "last_new_key": None, "counts": {}, "digests": {},
+                "last_key": None, "last_new_key": None, "counts": {},
                 "sequence": None, "report": report.to_dict()}
 
     state, report = begin(at, t, restart, f"rocksdb {src_path}", fresh)
@@ -100,7 +96,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                               batch_size, progress)
                         report.copy_s += time.monotonic() - copy_started
                     verify_started = time.monotonic()
-                    _verify(target, t, report, state, batch_size,
+                    _verify(source, target, t, report, state, batch_size,
                             progress if phase is not None else None, phase)
                     report.verify_s += time.monotonic() - verify_started
                 except MigrationError:
@@ -195,17 +191,11 @@ def _open_target(rocksdict: Any, path: Path, families: list[str]) -> Any:
                              "untouched") from None
 
 
-def _digest(key: bytes, value: bytes) -> int:
-    """A 512-bit hash of one entry; the key's length goes first, so two entries whose key
-    and value run together to the same bytes still differ."""
-    return int.from_bytes(hashlib.blake2b(len(key).to_bytes(4, "big") + key + value).digest(),
-                          "little")
-
-
 def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
           report: MigrationReport, state: dict[str, Any], state_path: Path, batch_size: int,
           progress: Progress) -> None:
     families: list[str] = state["families"]
+    check_next = True
     sync = rocksdict.WriteOptions()
     sync.sync = True  # the batch is on disk before the state file says so
     for index in range(state["family"], len(families)):
@@ -216,48 +206,37 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
                     else bytes.fromhex(state["last_new_key"]))
         watch = _OrderWatch(report, last_new,
                             None if last_new is None else t._target.decode(last_new))
-        count, digest = state["counts"].get(name, 0), int(state["digests"].get(name, "0"), 16)
+        count = state["counts"].get(name, 0)
         entries = source.family(name).items(from_key=last_key)
         if last_key is not None:  # from_key is inclusive: skip the key already copied
             first = next(entries, None)
             if first is not None and first[0] != last_key:
                 entries = _chain_one(first, entries)
-        done = False
-        while not done:
+        while read := list(islice(entries, batch_size)):
+            keys, stored = zip(*read)
+            values, new_keys = transcode_batch(t, keys, f" (column family {name})",
+                                               check=check_next)
+            check_next = False  # verify checks every key; the copy its first batch
+            watch.see_batch(new_keys, values)
             batch = rocksdict.WriteBatch(raw_mode=True)
             if handle is not None:
                 batch.set_default_column_family(handle)
-            n = 0
-            for key, value in entries:
-                try:
-                    values = t.values(key)
-                    new = t.encode(values)
-                except LexCodecError as exc:
-                    raise MigrationError(f"key {key.hex(' ')} (column family {name}): {exc}; "
-                                         "the original is untouched") from None
-                watch.see(new, values)
-                batch.put(new, value)
-                digest += _digest(new, value)
-                last_key = key
-                n += 1
-                if n == batch_size:
-                    break
-            else:
-                done = True
-            if n:
-                target.write(batch, sync)
-                count += n
-                report.keys += n
-            state["counts"][name], state["digests"][name] = count, f"{digest & _MASK:x}"
-            state.update(last_key=None if last_key is None else last_key.hex(),
+            put = batch.put
+            for new, value in zip(new_keys, stored):
+                put(new, value)
+            target.write(batch, sync)
+            count += len(read)
+            report.keys += len(read)
+            state["counts"][name] = count
+            state.update(last_key=keys[-1].hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
                          report=report.to_dict())
-            if done and index + 1 < len(families):  # the next family starts afresh
-                state.update(family=index + 1, last_key=None, last_new_key=None)
-            if n or done:
-                _write_state(state_path, state)
+            _write_state(state_path, state)
             if progress is not None:
                 progress(report.keys)
+        if index + 1 < len(families):  # the next family starts afresh
+            state.update(family=index + 1, last_key=None, last_new_key=None)
+            _write_state(state_path, state)
     state.update(phase="copied", report=report.to_dict())
     _write_state(state_path, state)
 
@@ -267,36 +246,32 @@ def _chain_one(first: Any, rest: Any) -> Any:
     yield from rest
 
 
-def _verify(target: Any, t: Transcoder, report: MigrationReport, state: dict[str, Any],
-            batch_size: int, progress: Progress = None, phase: PhaseStart = None) -> None:
-    """One ordered scan of each new column family: its count and digest are what the copy
-    wrote, its keys are in the natural order."""
+def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport,
+            state: dict[str, Any], batch_size: int, progress: Progress = None,
+            phase: PhaseStart = None) -> None:
+    """Each column family of the old and the new database walked side by side, each in its own
+    key order (:class:`~lexcodecs.migrate.verify._Lockstep`): as many entries in each, every
+    old entry in the new database under its new key, the new keys in the natural order."""
     total = sum(state["counts"].get(name, 0) for name in state["families"])
-    if phase is not None:
-        phase("verifying", total)
+    if phase is not None:  # each old entry and each new entry is one step
+        phase("verifying", 2 * total)
     report.anomalies.clear()
     done = 0
     for name in state["families"]:
         family = target if name == "default" else target.get_column_family(name)
-        order = _NaturalOrder(t, report)
-        count, digest = 0, 0
-        for key, value in family.items():
-            order.see(key)
-            digest += _digest(key, value)
-            count += 1
-            if progress is not None and (done + count) % batch_size == 0:
-                progress(done + count)
-        done += count
-        written = state["counts"].get(name, 0)
-        if count != written:
+        walk = _Lockstep(t, report, family.get, f"new database (column family {name})")
+        old, new = source.family(name).items(), family.items()
+        count = 0
+        while batch := list(islice(old, batch_size)):
+            walk.see_batch(batch, list(islice(new, len(batch))))
+            count += len(batch)
+            done += 2 * len(batch)
+            if progress is not None:
+                progress(done)
+        extra = sum(1 for _ in new)
+        if extra or count != state["counts"].get(name, 0):
             raise MigrationError(
-                f"column family {name}: {written} entries were written but the new database "
-                f"holds {count}: two keys have the same new key (the target cannot tell their "
-                "values apart), or the new database was changed; the original is untouched")
-        if f"{digest & _MASK:x}" != state["digests"].get(name, "0"):
-            raise MigrationError(
-                f"column family {name}: the new database does not hold the entries that were "
-                "written (was it changed during an interrupted migration?); the original is "
-                "untouched: run again with --restart")
-    if progress is not None:
-        progress(done)
+                f"column family {name}: the original holds {count} entries, the new database "
+                f"{count + extra} and the copy wrote {state['counts'].get(name, 0)}: two keys "
+                "have the same new key (the target cannot tell their values apart), or a "
+                "database was changed; the original is untouched")

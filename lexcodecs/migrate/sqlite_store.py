@@ -3,10 +3,11 @@
 Theory of operation (see also :mod:`lexcodecs.migrate`): the original table is never touched
 until everything is known to be right.
 
-1. **copy** -- batch after batch, one ``INSERT INTO <new> SELECT transcode(key), ... FROM
+1. **copy** -- batch after batch, one ``INSERT INTO <new> SELECT new_key(key), ... FROM
    <table> WHERE key > ? ORDER BY key LIMIT ?`` (keyset paging: constant memory; SQLite reads
-   and writes the rows, Python only transcodes each key, in an SQL function,
-   :class:`_SqlTranscode`) into ``<table>__lexcodecs_new``, created from the
+   and writes the rows; the keys of the batch, read first, are transcoded together, and the
+   insert takes each new key from them through an SQL function, :func:`_sqlite_copy`) into
+   ``<table>__lexcodecs_new``, created from the
    table's own ``CREATE TABLE`` statement. Each batch commits in one transaction together with
    the position it reached, in the state table :data:`STATE_TABLE` (one row per table being
    migrated, with the settings, the phase and the report), so a run killed at any point
@@ -38,17 +39,16 @@ import hashlib
 import json
 import os
 import re
-import signal
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any, Final
 
 from ..errors import LexCodecError
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
-from .verify import _check_batch_size, _Lockstep
+from .verify import _check_batch_size, _Lockstep, transcode_batch
 
 __all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
 
@@ -365,115 +365,68 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-class _SqlTranscode:
-    """The copy's transcoding, as an SQL function: a key of the old table to its new key.
-
-    A Python exception raised inside an SQL function reaches the caller only as SQLite's
-    "user-defined function raised exception" (:class:`sqlite3.OperationalError`); the real
-    refusal, with the key it is about, is kept in :attr:`error` for the caller to raise --
-    and so is anything else raised there, a Ctrl-C's ``KeyboardInterrupt`` above all, which
-    must reach the command as itself (exit 130, "run the same command to resume"). The
-    function also follows the keys as SQLite hands them over, in the old key order: the last
-    key of a batch (the position committed with it) and the watch on the old order.
-
-    It is not registered as deterministic: it has effects (the watch, the position), and it
-    is only ever called on a column, where SQLite calls it once per row either way.
-    """
-
-    def __init__(self, t: Transcoder, watch: _OrderWatch, table: str, key_column: str) -> None:
-        self.values = t.values
-        self.encode = t.encode
-        self.watch = watch
-        self.table, self.key_column = table, key_column
-        self.error: BaseException | None = None
-        self.last_key: bytes | None = None
-
-    def __call__(self, key: Any) -> bytes:
-        if type(key) is not bytes:
-            self.error = MigrationError(f"a key in {self.table}.{self.key_column} is not a "
-                                        f"BLOB: {key!r}")
-            raise self.error
-        try:
-            try:
-                values = self.values(key)
-                new = self.encode(values)
-            except LexCodecError as exc:
-                self.error = MigrationError(f"key {key.hex(' ')} of {self.table!r}: {exc}; "
-                                            "the original is untouched")
-                raise self.error from None
-            self.watch.see(new, values)
-        except BaseException as exc:  # Ctrl-C, or a bug: carried out as itself
-            if self.error is None:
-                self.error = exc
-            raise
-        self.last_key = key
-        return new
-
-
-class _InterruptWatch:
-    """Notes a Ctrl-C (SIGINT) while the copy runs, then lets the handler before it act.
-
-    Python raises ``KeyboardInterrupt`` wherever the interpreter next checks for signals; when
-    that is the first instruction of the SQL function, before any ``try`` of its own, SQLite
-    swallows it into "user-defined function raised exception". The flag tells the copy that
-    the error was a Ctrl-C. Only the main thread can set a handler; elsewhere this is a no-op.
-    """
-
-    def __init__(self) -> None:
-        self.seen = False
-        self._previous: Any = None
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.getsignal(signal.SIGINT)
-            if callable(self._previous):
-                signal.signal(signal.SIGINT, self._handle)
-            else:
-                self._previous = None
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        self.seen = True
-        self._previous(signum, frame)
-
-    def close(self) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-            self._previous = None
-
-
 #: the name of the copy's SQL function (registered on the connection while the copy runs)
-_TRANSCODE_SQL: Final = "lexcodecs_transcode"
+_TRANSCODE_SQL: Final = "lexcodecs_new_key"
 
 
 def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
                  columns: list[str], t: Transcoder, report: MigrationReport,
                  state: dict[str, Any] | None, batch_size: int, progress: Progress) -> None:
-    """Copy in batches, each one ``INSERT ... SELECT`` of the next *batch_size* keys (keyset
-    paging: constant memory), transcoded by an SQL function, committed together with the
-    position it reached, so that a run killed at any point resumes exactly there."""
+    """Copy in batches (keyset paging: constant memory), each in one write transaction,
+    committed together with the position it reached, so that a run killed at any point
+    resumes exactly there.
+
+    A batch is two statements around one call: the next *batch_size* keys are read, all
+    transcoded at once (:func:`~lexcodecs.migrate.verify.transcode_batch`, in C as far as the
+    codecs are), and then one ``INSERT ... SELECT`` of the same rows writes them, the new key
+    taken from a dict of old key to new key registered as the SQL function
+    :data:`_TRANSCODE_SQL` -- the dict's own ``__getitem__``, so that SQLite calls C, not
+    Python, per row, and a Ctrl-C surfaces in the Python code between the statements, where
+    it rolls the batch back. The write transaction (``BEGIN IMMEDIATE``) holds the database
+    from the read to the insert, so both see the same rows.
+    """
     cols = ", ".join(_quote(c) for c in columns)
     key = _quote(key_column)
     selected = ", ".join(f"{_TRANSCODE_SQL}({key})" if c == key_column else _quote(c)
                          for c in columns)
-    insert = f"INSERT INTO {_quote(new_table)} ({cols}) SELECT {selected} FROM {_quote(table)} "
-    first = insert + f"ORDER BY {key} LIMIT ?"
-    then = insert + f"WHERE {key} > ? ORDER BY {key} LIMIT ?"
+    source = _quote(table)
+    insert = f"INSERT INTO {_quote(new_table)} ({cols}) SELECT {selected} FROM {source} "
+    page = [f"ORDER BY {key} LIMIT ?", f"WHERE {key} > ? ORDER BY {key} LIMIT ?"]
     last_key = None if state is None else state["last_key"]
     last_new = None if state is None else state["last_new_key"]
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
-    transcode = _SqlTranscode(t, watch, table, key_column)
-    db.create_function(_TRANSCODE_SQL, 1, transcode)
+    new_keys: dict[bytes, bytes] = {}
+    db.create_function(_TRANSCODE_SQL, 1, new_keys.__getitem__)
     spent, started = report.copy_s, time.monotonic()
-    interrupts = _InterruptWatch()
+    where = f" of {table!r}"
+    first = True  # the copy checks its first batch; verify checks every key (see verify)
     try:
         while True:
             db.execute("BEGIN IMMEDIATE")
             try:
-                copied = (db.execute(first, (batch_size,)) if last_key is None
-                          else db.execute(then, (last_key, batch_size))).rowcount
-                if copied <= 0:
+                after = () if last_key is None else (last_key,)
+                keys = [row[0] for row in db.execute(
+                    f"SELECT {key} FROM {source} {page[last_key is not None]}",
+                    (*after, batch_size))]
+                if not keys:
                     db.execute("COMMIT")
                     break
-                last_key = transcode.last_key
+                if set(map(type, keys)) != {bytes}:
+                    bad = next(k for k in keys if type(k) is not bytes)
+                    raise MigrationError(f"a key in {table}.{key_column} is not a BLOB: "
+                                         f"{bad!r}")
+                values, new = transcode_batch(t, keys, where, check=first)
+                first = False
+                watch.see_batch(new, values)
+                new_keys.clear()
+                new_keys.update(zip(keys, new))
+                copied = db.execute(insert + page[last_key is not None],
+                                    (*after, batch_size)).rowcount
+                if copied != len(keys):  # cannot be, in one write transaction
+                    raise MigrationError(f"{table!r} changed while a batch was copied; the "
+                                         "original is untouched")
+                last_key = keys[-1]
                 report.keys += copied
                 report.copy_s = spent + time.monotonic() - started
                 db.execute(f"UPDATE {STATE_TABLE} SET last_key = ?, last_new_key = ?, "
@@ -486,20 +439,12 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
                 raise MigrationError(f"two keys of {table!r} have the same new key ({exc}): "
                                      "the target format cannot tell their values apart; the "
                                      "original is untouched") from None
-            except sqlite3.OperationalError:
-                _rollback(db)
-                if transcode.error is not None:  # the refusal (or Ctrl-C) itself, not
-                    raise transcode.error from None  # SQLite's wrapper of it
-                if interrupts.seen:  # Ctrl-C landed in the function before its own try
-                    raise KeyboardInterrupt from None
-                raise
             except BaseException:
                 _rollback(db)
                 raise
             if progress is not None:
                 progress(report.keys)
     finally:
-        interrupts.close()
         db.create_function(_TRANSCODE_SQL, 1, None)
     report.copy_s = spent + time.monotonic() - started
     db.execute(f"UPDATE {STATE_TABLE} SET phase = 'verify' WHERE source_table = ?", (table,))
@@ -538,16 +483,15 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
         walk = _Lockstep(t, report, lookup, "new table")
         report.anomalies.clear()
         done = 0
-        step = max(batch_size, 2)
-        for old, new in zip(db.execute(f"SELECT {cols} FROM {_quote(table)} ORDER BY {key}"),
-                            db.execute(f"SELECT {cols} FROM {_quote(new_table)} "
-                                       f"ORDER BY {key}")):
-            walk.see(old[0], old[1:], new[0], new[1:])
-            done += 2
-            if progress is not None and done % step < 2:
+        pairs = itemgetter(0, slice(1, None))  # a row as (key, the other columns)
+        old = db.execute(f"SELECT {cols} FROM {_quote(table)} ORDER BY {key}")
+        new = db.execute(f"SELECT {cols} FROM {_quote(new_table)} ORDER BY {key}")
+        while batch := old.fetchmany(batch_size):
+            walk.see_batch(list(map(pairs, batch)),
+                           list(map(pairs, new.fetchmany(len(batch)))))
+            done += 2 * len(batch)
+            if progress is not None:
                 progress(done)
-        if progress is not None:
-            progress(done)
     finally:
         _rollback(db)  # it only read
     report.verify_s += time.monotonic() - started

@@ -12,19 +12,35 @@ in its key order are read side by side, one entry of each at a time. Where the o
 the new agree (nearly everywhere: they differ only where the source stored keys in a wrong
 order), the entry at the same place in the new store is the old entry's copy, and that is
 known cheaply: its values, decoded by the target, are exactly those the old key decodes to by
-the source (tuple ``==`` with the same types, no float, which ``==`` compares too loosely),
-and its stored value is the old one. Anywhere else the old key is transcoded and looked up
-(byte for byte). With equal counts, every old entry found means the new store holds exactly
-the old data. The new keys seen by the walk are the whole new store in its order: the same
-pass checks the natural order. Comparing models costs about 1 µs a key; that is done only
-where the cheap comparison of decoded tuples cannot decide.
+the source (tuple ``==`` with the same types, no float zero, which ``==`` compares too
+loosely), and its stored value is the old one. Anywhere else the old key is transcoded again,
+checked as :meth:`Transcoder.encode` checks it, and looked up (byte for byte). With equal
+counts, every old entry found means the new store holds exactly the old data, each under a
+new key that decodes back to the old key's values. The new keys seen by the walk are the
+whole new store in its order: the same pass checks the natural order. Comparing models costs
+about 1 µs a key; that is done only where the cheap comparison of decoded tuples cannot decide.
+
+So the value check of every new key happens here, once: the copy checks only its first
+batch (:func:`transcode_batch` with *check*), so that a target that cannot hold the data at
+all is refused before much is written, and a key it cannot hold further on is refused here,
+before the swap, with the original untouched.
+
+Everything runs a batch at a time, so that the work per key happens inside C: the codecs'
+compiled ``decode``/``encode`` called through ``map``, whole lists of decoded tuples compared
+with one ``==`` (:func:`_same_batch`), the order of a batch checked by ``all(map(le, ...))``.
+Python code runs per key only where a batch cannot be decided that way (a float zero, a
+descending field, a refusal, a departure from the order); then the per-key rules above decide,
+and give the same answer, with the key in the message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import chain, islice
+from operator import le
 from typing import Any
 
+from ..errors import LexCodecError
 from ..model import identical, key_function
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder
@@ -34,6 +50,57 @@ __all__: list[str] = []
 #: the types whose Python order and equality are those of the natural order (for an
 #: ascending field): exact str, bytes and int values, and None compared to None
 _PLAIN: frozenset[type] = frozenset({str, bytes, int, type(None)})
+#: the types whose ``==`` is the model's equality but for the sign of a zero
+_PLAIN_OR_FLOAT: frozenset[type] = _PLAIN | {float}
+
+Values = tuple[Any, ...]
+
+
+def _same_batch(a: Sequence[Values], b: Sequence[Values]) -> bool:
+    """Whether two lists of value tuples hold the same values as the model sees them, decided
+    in C; False means "not decided here" (the per-key rules then decide).
+
+    Equal tuples whose values are all of plain types (:data:`_PLAIN`) on both sides are the
+    same values: a plain value equals no value of another plain type, so the types agree
+    value by value too. With floats the types are compared value by value (``1 == 1.0``),
+    and no value may be a float zero (``-0.0 == 0.0`` for Python, not for every codec's
+    model); NaN is never equal, so never decided here.
+    """
+    if a != b:
+        return False
+    kinds = set(map(type, chain.from_iterable(a)))
+    if kinds <= _PLAIN and set(map(type, chain.from_iterable(b))) <= _PLAIN:
+        return True
+    return (kinds <= _PLAIN_OR_FLOAT and 0.0 not in chain.from_iterable(a)
+            and list(map(type, chain.from_iterable(a)))
+            == list(map(type, chain.from_iterable(b))))
+
+
+def transcode_batch(t: Transcoder, keys: Sequence[bytes], where: str = "", *,
+                    check: bool = True) -> tuple[list[Values], list[bytes]]:
+    """The values and the new keys of a batch of source keys, every new key checked as
+    :meth:`Transcoder.encode` checks it when the transcoder checks and *check* is true; a key
+    that cannot be transcoded is a :class:`MigrationError` naming it (and *where* it is)."""
+    check = check and t.check
+    try:
+        values = list(map(t._source.decode, keys))
+        new: list[bytes] = list(map(t._target.encode, values))
+        if not check or _same_batch(values, list(map(t._target.decode, new))):
+            return values, new
+    except LexCodecError:
+        pass
+    # not decided as a batch: key by key, as Transcoder.transcode does, to name the key
+    encode = t.encode if check else t._target.encode
+    values, new = [], []
+    for key in keys:
+        try:
+            key_values = t.values(key)
+            new.append(encode(key_values))
+        except LexCodecError as exc:
+            raise MigrationError(f"key {key.hex(' ')}{where}: {exc}; the original is "
+                                 "untouched") from None
+        values.append(key_values)
+    return values, new
 
 
 def _check_batch_size(batch_size: int) -> None:
@@ -82,6 +149,25 @@ class _NaturalOrder:
             self.last_key = None
         self.last, self.last_plain = values, plain
 
+    def see_batch(self, batch: Sequence[Values]) -> None:
+        """Check the values of the next keys in store order: in C when every field is
+        ascending and every value plain, key by key otherwise (or where that finds them out
+        of order, so that the model and the anomalies decide)."""
+        if not batch:
+            return
+        self.see_values(batch[0])  # the step from the last batch, by the per-key rules
+        if self.ascending and self.last_plain and len(batch) > 1:
+            try:
+                ordered = (set(map(type, chain.from_iterable(batch))) <= _PLAIN
+                           and all(map(le, batch, islice(batch, 1, None))))
+            except TypeError:  # None against a value: the model decides
+                ordered = False
+            if ordered:
+                self.last, self.last_key = batch[-1], None
+                return
+        for values in islice(batch, 1, None):
+            self.see_values(values)
+
     def _by_model(self, last: tuple[Any, ...], values: tuple[Any, ...]) -> None:
         model = self.natural(values)
         if self.last_key is None:
@@ -129,6 +215,26 @@ class _Lockstep:
             self.look_up(old_key, old_value)
         self.order.see_values(new_values)
 
+    def see_batch(self, old: Sequence[tuple[bytes, Any]], new: Sequence[tuple[bytes, Any]]
+                  ) -> None:
+        """:meth:`see` for the next (key, value) pairs of each store, decided in C where
+        :func:`_same_batch` can, key by key elsewhere."""
+        if len(old) != len(new):
+            raise MigrationError(f"the {self.store} holds fewer entries than the old one: two "
+                                 "keys have the same new key (the target cannot tell their "
+                                 "values apart), or a store was changed; the original is "
+                                 "untouched")
+        new_keys = [key for key, _ in new]
+        new_values = list(map(self.target_decode, new_keys))
+        if [value for _, value in old] == [value for _, value in new] and _same_batch(
+                list(map(self.source_decode, [key for key, _ in old])), new_values):
+            self.order.see_batch(new_values)
+            return
+        for (old_key, old_value), (_, new_value), values in zip(old, new, new_values):
+            if not self._same(old_key, old_value, values, new_value):
+                self.look_up(old_key, old_value)
+            self.order.see_values(values)
+
     def _same(self, old_key: bytes, old_value: Any, new_values: tuple[Any, ...],
               new_value: Any) -> bool:
         if old_value != new_value:
@@ -143,7 +249,11 @@ class _Lockstep:
     def look_up(self, old_key: bytes, old_value: Any) -> None:
         """Check one old entry by its new key, byte for byte."""
         self.lookups += 1
-        new_key = self.t._target.encode(self.t.values(old_key))
+        try:  # checked here, where the copy did not check (see the module)
+            new_key = self.t.encode(self.t.values(old_key))
+        except LexCodecError as exc:
+            raise MigrationError(f"key {old_key.hex(' ')}: {exc}; the original is "
+                                 "untouched") from None
         if self.lookup(new_key) != old_value:
             raise MigrationError(
                 f"the entry of key {old_key.hex(' ')} is not in the {self.store} as it is "
