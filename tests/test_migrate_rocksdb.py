@@ -22,7 +22,7 @@ import pytest
 
 from lexcodecs import KeySchema, get_codec
 from lexcodecs.compare.stores import order_rocksdb, order_sqlite
-from lexcodecs.migrate import MigrationError, Transcoder, migrate_rocksdb
+from lexcodecs.migrate import MigrationError, Transcoder, dry_run_rocksdb, migrate_rocksdb
 from lexcodecs.testing import natural_key
 
 rocksdict = pytest.importorskip("rocksdict")
@@ -228,3 +228,36 @@ def test_rocksdb_orders_as_sqlite() -> None:
     keys = [FDB.encode(v) for v in row_values(400)] + [b"", b"\x00", b"\x00", b"\xff" * 3]
     keys += keys[:50]  # equal keys keep their input order
     assert order_rocksdb(keys) == order_sqlite(keys)
+
+
+# -- a dry run ---------------------------------------------------------------------------------
+
+
+def _tree(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*"))
+            if p.is_file()}
+
+
+def test_dry_run_reads_every_family_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    make_db(path, 300)
+    before = _tree(path)
+    result = dry_run_rocksdb(path, Transcoder("fdb-tuple", "skv", SCHEMA), sample=None)
+    assert result.total == result.keys == 300
+    assert result.would_succeed
+    assert "default (240)" in result.plan[0]
+    assert "meta (60)" in result.plan[0]
+    assert _tree(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]
+    # uint64 cannot hold the negative numbers: the dry run finds the refusals
+    refused = dry_run_rocksdb(path, Transcoder("fdb-tuple", "skv", "tenant:string, n:uint64"),
+                              sample=50)
+    assert not refused.would_succeed
+    assert 0 < refused.refused <= refused.keys <= 60
+    cli = subprocess.run([sys.executable, "-m", "lexcodecs", "migrate", "--from", "fdb-tuple",
+                          "--to", "skv", "-s", SCHEMA_TEXT, "--rocksdb", str(path),
+                          "--dry-run", "--json", "--no-progress"], capture_output=True,
+                         text=True, timeout=60)
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout)["would_succeed"] is True
+    assert _tree(path) == before

@@ -33,6 +33,7 @@ from ..migrate import (
     Transcoder,
     dry_run_lines,
     dry_run_lmdb,
+    dry_run_rocksdb,
     dry_run_sqlite,
     migrate_lines,
     migrate_lmdb,
@@ -131,9 +132,6 @@ def run_migrate(args: argparse.Namespace) -> int:
         _check_lmdb(args.lmdb)
     if args.rocksdb is not None:
         _check_rocksdb(args.rocksdb)
-        if args.dry_run:
-            raise CliError("--dry-run does not read RocksDB yet; a migration of --rocksdb "
-                           "changes nothing until its copy is verified")
     if args.dry_run:
         return _dry_run(args, transcoder)
     with _Phases(args) as bars:
@@ -249,9 +247,10 @@ def _dry_run(args: argparse.Namespace, transcoder: Transcoder) -> int:
                                     keep_old=args.keep_old, progress=bars.update,
                                     phase=bars.start)
         else:
-            result = dry_run_lmdb(args.lmdb, transcoder, sample=args.sample,
-                                  batch_size=args.batch_size, keep_old=args.keep_old,
-                                  progress=bars.update, phase=bars.start)
+            dry_run_store = dry_run_lmdb if args.lmdb is not None else dry_run_rocksdb
+            result = dry_run_store(args.lmdb or args.rocksdb, transcoder, sample=args.sample,
+                                   batch_size=args.batch_size, keep_old=args.keep_old,
+                                   progress=bars.update, phase=bars.start)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
     return 0 if result.would_succeed else 1
 

@@ -26,9 +26,9 @@ A store migration never touches the original until everything is known to be rig
 The report counts the keys migrated and the places where the old order disagreed with the new
 one: a source format with anomalies can have stored its keys in a wrong order.
 
-A **dry run** (:func:`dry_run_sqlite`, :func:`dry_run_lmdb`, :func:`dry_run_lines`) reads the
-store read-only, transcodes its keys as the copy would, and reports the plan, the counts, the
-key growth, collisions and refusals, writing nothing.
+A **dry run** (:func:`dry_run_sqlite`, :func:`dry_run_lmdb`, :func:`dry_run_rocksdb`,
+:func:`dry_run_lines`) reads the store read-only, transcodes its keys as the copy would, and
+reports the plan, the counts, the key growth, collisions and refusals, writing nothing.
 
 The modules, by job: :mod:`~lexcodecs.migrate.transcoder` (the Transcoder, its value check,
 ``MigrationError``, Dask partitions), :mod:`~lexcodecs.migrate.report` (the report and the
@@ -39,7 +39,7 @@ old-order watch), :mod:`~lexcodecs.migrate.lines` (hex-line streams),
 :mod:`~lexcodecs.migrate.dry_run` (the dry run).
 """
 
-from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_sqlite
+from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_rocksdb, dry_run_sqlite
 from .lines import migrate_lines
 from .lmdb_store import migrate_lmdb
 from .report import MAX_EXAMPLES as MAX_EXAMPLES
@@ -59,6 +59,7 @@ __all__ = [
     "Transcoder",
     "dry_run_lines",
     "dry_run_lmdb",
+    "dry_run_rocksdb",
     "dry_run_sqlite",
     "migrate_lines",
     "migrate_lmdb",

@@ -1,7 +1,8 @@
 """A dry run: what a migration would do, found by reading the store and writing nothing.
 
 Theory of operation: the store is opened read-only (SQLite with ``mode=ro``, LMDB with
-``readonly=True, lock=False``; no lock file, no state, no new table) and its keys are read in
+``readonly=True, lock=False``, RocksDB read-only; no lock file, no state, no new table) and its
+keys are read in
 their own order, exactly as the copy would read them. Each key goes through the
 :class:`~lexcodecs.migrate.Transcoder` the real run would use, value check included, and
 :class:`_Tally` counts what the real run would meet:
@@ -41,7 +42,7 @@ from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .sqlite_store import NEW_SUFFIX, OLD_SUFFIX, STATE_TABLE, _key_is_primary, _quote
 from .transcoder import MigrationError, Transcoder, same_settings
 
-__all__ = ["DryRun", "dry_run_lines", "dry_run_lmdb", "dry_run_sqlite"]
+__all__ = ["DryRun", "dry_run_lines", "dry_run_lmdb", "dry_run_rocksdb", "dry_run_sqlite"]
 
 #: examples kept of each kind of problem
 MAX_EXAMPLES: Final = 3
@@ -375,7 +376,7 @@ def dry_run_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             "swap the directories: the original is " + (
                 f"kept as {src.with_name(src.name + '.lexcodecs-old')}" if keep_old
                 else "removed")]
-        result.notes += _lmdb_recorded(src, t)
+        result.notes += _recorded_beside(src, t)
         if phase is not None:
             phase("reading", total)
         with env.begin() as txn:
@@ -388,7 +389,46 @@ def dry_run_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
         env.close()
 
 
-def _lmdb_recorded(src: Path, t: Transcoder) -> list[str]:
+def dry_run_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
+                    sample: int | None = None, batch_size: int = 10_000,
+                    keep_old: bool = False, progress: Progress = None,
+                    phase: PhaseStart = None) -> DryRun:
+    """What :func:`~lexcodecs.migrate.migrate_rocksdb` would do, read from the database
+    opened read-only (every column family); *sample* as for :func:`dry_run_sqlite`. RocksDB
+    keeps no exact count, so the keys are counted first, by one scan of the keys alone."""
+    from .rocksdb_store import _rocksdict, _Source
+
+    t = transcoder
+    src = Path(path)
+    with _Source(_rocksdict(), src) as source:
+        counts = {name: sum(1 for _ in source.family(name).keys())  # noqa: SIM118 (iter(Rdict) fails in raw mode)
+                  for name in source.families}
+        total = sum(counts.values())
+        result = DryRun(t.source.name, t.target.name, str(t.schema), f"rocksdb {src}",
+                        total=total, step=_step(total, sample))
+        new = src.with_name(src.name + ".lexcodecs-new")
+        families = ", ".join(f"{name} ({n:,})" for name, n in counts.items())
+        result.plan = [
+            f"copy the {total:,} entries of the column families {families} into a new "
+            f"database {new} " + _batch_plan(batch_size),
+            "verify: old and new walked side by side, every entry under its new key, the new "
+            "keys in the natural order of the values; the original not written meanwhile",
+            "swap the directories: the original is " + (
+                f"kept as {src.with_name(src.name + '.lexcodecs-old')}" if keep_old
+                else "removed")]
+        result.notes += _recorded_beside(src, t)
+        if phase is not None:
+            phase("reading", total)
+        for name in source.families:  # one tally: a collision is within a column family,
+            tally = _Tally(t, result)  # so each family is its own key space
+            _every(source.family(name).keys(), result.step, tally, progress)
+        if progress is not None:
+            progress(total)
+        return result
+
+
+def _recorded_beside(src: Path, t: Transcoder) -> list[str]:
+    """What the state file beside an LMDB or RocksDB store records, as notes."""
     state_path = src.with_name(src.name + ".lexcodecs-state")
     if not state_path.exists():
         if src.with_name(src.name + ".lexcodecs-new").exists():
