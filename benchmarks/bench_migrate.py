@@ -1,18 +1,24 @@
-"""Migration throughput, phase times and peak memory, against each store's own copy speed.
+"""Migration throughput, phase times and memory, against each store's own copy speed.
 
-Issue 17: migrate the keys of an SQLite table (``k BLOB PRIMARY KEY, v BLOB``, WITHOUT ROWID)
-and of an LMDB environment, fdb-tuple keys of ``tenant:string, ts:int64, id:bytes`` (38 bytes)
-with 50-byte values, to skv keys, with the library calls the CLI makes (``migrate_sqlite``,
-``migrate_lmdb``: copy, verify, swap). In the same run, the store's own ceilings on the same
-data, without transcoding: for SQLite ``INSERT INTO t2 SELECT * FROM t1`` and a cursor with
-``executemany`` in one transaction; for LMDB ``putmulti`` in one transaction. The migration's
-rate is given as a ratio to each ceiling (min of the repeats' times).
+Issue 17: migrate the keys of an SQLite table (``k BLOB PRIMARY KEY, v BLOB``, WITHOUT ROWID),
+an LMDB environment and a RocksDB database -- fdb-tuple keys of ``tenant:string, ts:int64,
+id:bytes`` (38 bytes) with 50-byte values -- to skv keys, with the library calls the CLI makes
+(``migrate_sqlite``, ``migrate_lmdb``, ``migrate_rocksdb``: copy, verify, swap). In the same
+run, on the same data, the store's own copy without transcoding (the ceilings):
 
-Each store and size runs in a fresh process, whose peak resident memory (``ru_maxrss``) is read
-before and after the migration (the ceilings run after it), so the difference is what the
-migration itself held: it must not grow with the number of keys.
+* SQLite: ``INSERT INTO t2 SELECT * FROM kv`` in one transaction, and a cursor feeding
+  ``executemany`` in one transaction;
+* LMDB: a cursor feeding ``putmulti`` in one write transaction;
+* RocksDB: its ordered iterator feeding a ``WriteBatch`` of the migration's batch size, one
+  synced write per batch, as the migration writes.
 
-    python3 benchmarks/bench_migrate.py [--sizes 200000,1000000] [--stores sqlite,lmdb]
+The migration's keys per second are given as a ratio to each ceiling (the fastest of the
+repeats of each). Each store and size runs in a fresh process, whose peak resident memory
+(``ru_maxrss``) is read before and after the migration (the ceilings run after it), so the
+difference is what the migration itself held: it must not grow with the number of keys.
+LMDB's figure includes the pages of the memory-mapped environments it read.
+
+    python3 benchmarks/bench_migrate.py [--sizes 200000,1000000] [--stores sqlite,lmdb,rocksdb]
                                         [--repeat N] [--batch-size N]
 """
 
@@ -20,137 +26,228 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-
-from lexcodecs._console import show, table
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-CHILD = r"""
-import json, os, resource, shutil, sqlite3, sys, time
-sys.path.insert(0, sys.argv[6])
-from lexcodecs import get_codec
-from lexcodecs.migrate import Transcoder, migrate_lmdb, migrate_sqlite
+from lexcodecs import get_codec  # noqa: E402
+from lexcodecs._console import show, table  # noqa: E402
+from lexcodecs.migrate import (  # noqa: E402
+    MigrationReport,
+    Transcoder,
+    migrate_lmdb,
+    migrate_rocksdb,
+    migrate_sqlite,
+)
 
-store, tmp, n, batch, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), \
-    int(sys.argv[5])
-schema = "tenant:string, ts:int64, id:bytes"
-fdb = get_codec("fdb-tuple").bind(schema)
+SCHEMA = "tenant:string, ts:int64, id:bytes"
 
-def rows():
+
+def rows(n: int) -> Iterator[tuple[bytes, bytes]]:
+    fdb = get_codec("fdb-tuple").bind(SCHEMA)
     for i in range(n):
-        key = fdb.encode((f"tenant-{i % 100:02d}", 1700000000000 + 7 * i,
+        key = fdb.encode((f"tenant-{i % 100:02d}", 1_700_000_000_000 + 7 * i,
                           i.to_bytes(8, "big") * 2 + b"id"))
         yield key, (b"v%08d" % i) * 5
 
-def rss():
+
+def rss_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
-transcoder = Transcoder("fdb-tuple", "skv", schema)
-result = {"store": store, "keys": n}
-best = None
-ceilings = {}
-for r in range(repeat):
-    if store == "sqlite":
-        path = os.path.join(tmp, f"kv{r}.db")
-        db = sqlite3.connect(path)
+
+def timed(run: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
+
+
+# -- each store: make it, migrate it, copy it as the store itself would ------------------------
+
+
+def sqlite_make(path: str, n: int) -> None:
+    with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE kv (k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID")
-        db.executemany("INSERT INTO kv VALUES (?, ?)", rows())
-        db.commit()
-        db.close()
-        before = rss()
-        started = time.perf_counter()
-        report = migrate_sqlite(path, "kv", "k", transcoder, batch_size=batch)
-    else:
-        import lmdb
-        path = os.path.join(tmp, f"env{r}")
-        env = lmdb.open(path, map_size=1 << 32)
-        with env.begin(write=True) as txn:
-            txn.cursor().putmulti(rows())
-        env.close()
-        before = rss()
-        started = time.perf_counter()
-        report = migrate_lmdb(path, transcoder, batch_size=batch)
-    seconds = time.perf_counter() - started
-    after = rss()
-    if best is None or seconds < best["seconds"]:
-        best = {"seconds": seconds, "copy_s": report.copy_s, "verify_s": report.verify_s,
-                "swap_s": report.swap_s, "rss_before_kib": before, "rss_after_kib": after,
-                "migrated": report.keys}
-    # the store's own ceilings on the same (now migrated: same sizes) data
-    if store == "sqlite":
-        db = sqlite3.connect(path, isolation_level=None)
+        db.executemany("INSERT INTO kv VALUES (?, ?)", rows(n))
+    db.close()
+
+
+def sqlite_migrate(path: str, t: Transcoder, batch: int) -> MigrationReport:
+    return migrate_sqlite(path, "kv", "k", t, batch_size=batch)
+
+
+def sqlite_ceilings(path: str, batch: int) -> dict[str, float]:
+    db = sqlite3.connect(path, isolation_level=None)
+    out = {}
+    for name, fill in [
+        ("INSERT…SELECT", lambda: db.execute("INSERT INTO t2 SELECT * FROM kv")),
+        ("executemany", lambda: db.executemany("INSERT INTO t2 VALUES (?, ?)",
+                                               db.cursor().execute("SELECT k, v FROM kv"))),
+    ]:
         db.execute("CREATE TABLE t2 (k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID")
-        started = time.perf_counter()
-        db.execute("BEGIN"); db.execute("INSERT INTO t2 SELECT * FROM kv"); db.execute("COMMIT")
-        s = time.perf_counter() - started
-        ceilings["insert_select"] = min(ceilings.get("insert_select", s), s)
-        db.execute("CREATE TABLE t3 (k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID")
-        started = time.perf_counter()
-        db.execute("BEGIN")
-        db.executemany("INSERT INTO t3 VALUES (?, ?)", db.cursor().execute("SELECT k, v FROM kv"))
-        db.execute("COMMIT")
-        s = time.perf_counter() - started
-        ceilings["executemany"] = min(ceilings.get("executemany", s), s)
-        db.close()
-        os.unlink(path)
-    else:
-        src = lmdb.open(path, readonly=True, lock=False)
-        dst = lmdb.open(path + ".copy", map_size=1 << 32)
-        started = time.perf_counter()
+
+        def copy(fill: Callable[[], Any] = fill) -> None:
+            db.execute("BEGIN")
+            fill()
+            db.execute("COMMIT")
+
+        out[name] = timed(copy)
+        db.execute("DROP TABLE t2")
+    db.close()
+    return out
+
+
+def lmdb_make(path: str, n: int) -> None:
+    import lmdb
+    env = lmdb.open(path, map_size=1 << 33)
+    with env.begin(write=True) as txn:
+        txn.cursor().putmulti(rows(n))
+    env.close()
+
+
+def lmdb_migrate(path: str, t: Transcoder, batch: int) -> MigrationReport:
+    return migrate_lmdb(path, t, batch_size=batch)
+
+
+def lmdb_ceilings(path: str, batch: int) -> dict[str, float]:
+    import lmdb
+    src = lmdb.open(path, readonly=True, lock=False)
+    dst = lmdb.open(path + ".copy", map_size=1 << 33)
+
+    def copy() -> None:
         with src.begin() as old, dst.begin(write=True) as new:
-            new.cursor().putmulti(old.cursor())
-        s = time.perf_counter() - started
-        ceilings["putmulti"] = min(ceilings.get("putmulti", s), s)
-        src.close(); dst.close()
-        shutil.rmtree(path); shutil.rmtree(path + ".copy")
-result.update(best)
-result["ceilings"] = ceilings
-print(json.dumps(result))
-"""
+            new.cursor().putmulti(old.cursor().iternext())
+
+    seconds = timed(copy)
+    src.close()
+    dst.close()
+    shutil.rmtree(path + ".copy")
+    return {"putmulti": seconds}
 
 
-def run(store: str, size: int, batch: int, repeat: int) -> dict[str, object]:
+def rocksdb_make(path: str, n: int) -> None:
+    import rocksdict
+    db = rocksdict.Rdict(path, rocksdict.Options(raw_mode=True))
+    batch = rocksdict.WriteBatch(raw_mode=True)
+    for key, value in rows(n):
+        batch.put(key, value)
+        if len(batch) >= 100_000:
+            db.write(batch)
+            batch = rocksdict.WriteBatch(raw_mode=True)
+    db.write(batch)
+    db.close()
+
+
+def rocksdb_migrate(path: str, t: Transcoder, batch: int) -> MigrationReport:
+    return migrate_rocksdb(path, t, batch_size=batch)
+
+
+def rocksdb_ceilings(path: str, batch: int) -> dict[str, float]:
+    import rocksdict
+    source = rocksdict.Rdict(path, rocksdict.Options(raw_mode=True),
+                             access_type=rocksdict.AccessType.read_only(False))
+    target = rocksdict.Rdict(path + ".copy", rocksdict.Options(raw_mode=True))
+    sync = rocksdict.WriteOptions()
+    sync.sync = True
+
+    def copy() -> None:
+        writes = rocksdict.WriteBatch(raw_mode=True)
+        for key, value in source.items():
+            writes.put(key, value)
+            if len(writes) == batch:
+                target.write(writes, sync)
+                writes = rocksdict.WriteBatch(raw_mode=True)
+        target.write(writes, sync)
+
+    seconds = timed(copy)
+    target.close()
+    source.close()
+    shutil.rmtree(path + ".copy")
+    return {"iterate+WriteBatch": seconds}
+
+
+STORES: dict[str, tuple[Callable[..., None], Callable[..., MigrationReport],
+                        Callable[..., dict[str, float]]]] = {
+    "sqlite": (sqlite_make, sqlite_migrate, sqlite_ceilings),
+    "lmdb": (lmdb_make, lmdb_migrate, lmdb_ceilings),
+    "rocksdb": (rocksdb_make, rocksdb_migrate, rocksdb_ceilings),
+}
+
+
+def child(store: str, tmp: str, n: int, batch: int, repeat: int) -> dict[str, Any]:
+    """One store and size, in this (fresh) process: the best migration and best ceilings."""
+    make, migrate, ceilings = STORES[store]
+    t = Transcoder("fdb-tuple", "skv", SCHEMA)
+    best: dict[str, Any] = {}
+    best_ceilings: dict[str, float] = {}
+    for r in range(repeat):
+        path = os.path.join(tmp, f"{store}{r}")
+        make(path, n)
+        before = rss_kib()
+        started = time.perf_counter()
+        report = migrate(path, t, batch)
+        seconds = time.perf_counter() - started
+        after = rss_kib()
+        if not best or seconds < best["seconds"]:
+            best = {"seconds": seconds, "copy_s": report.copy_s, "verify_s": report.verify_s,
+                    "swap_s": report.swap_s, "rss_before_kib": before, "rss_after_kib": after,
+                    "migrated": report.keys}
+        for name, s in ceilings(path, batch).items():  # on the migrated data: same sizes
+            best_ceilings[name] = min(best_ceilings.get(name, s), s)
+        (shutil.rmtree if os.path.isdir(path) else os.unlink)(path)
+    return {"store": store, "keys": n, **best, "ceilings": best_ceilings}
+
+
+def run(store: str, size: int, batch: int, repeat: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="lexcodecs-bench-") as tmp:
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD, store, tmp, str(size), str(batch), str(repeat),
-             str(ROOT)], capture_output=True, text=True, check=True)
-    result: dict[str, object] = json.loads(out.stdout)
+        out = subprocess.run([sys.executable, __file__, "--child", store, tmp, str(size),
+                              str(batch), str(repeat)], capture_output=True, text=True,
+                             check=True)
+    result: dict[str, Any] = json.loads(out.stdout)
     return result
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        store, tmp, n, batch, repeat = sys.argv[2:7]
+        print(json.dumps(child(store, tmp, int(n), int(batch), int(repeat))))
+        return
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="200000,1000000")
-    parser.add_argument("--stores", default="sqlite,lmdb")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--stores", default="sqlite,lmdb,rocksdb")
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=10_000)
     args = parser.parse_args()
-    rows = []
+    lines = []
     for store in args.stores.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
             r = run(store, size, args.batch_size, args.repeat)
-            keys, seconds = float(r["keys"]), float(r["seconds"])  # type: ignore[arg-type]
-            rate = keys / seconds
-            ceilings: dict[str, float] = r["ceilings"]  # type: ignore[assignment]
-            held = (float(r["rss_after_kib"]) - float(r["rss_before_kib"])  # type: ignore
-                    ) / 1024
-            phases = " / ".join(f"{keys / float(r[p]) / 1000:,.0f}k"  # type: ignore
-                                if float(r[p]) else "-"  # type: ignore
-                                for p in ("copy_s", "verify_s", "swap_s"))
-            ratio = ", ".join(f"{name} {keys / s:,.0f}/s: {rate / (keys / s):.2f}"
-                              for name, s in ceilings.items())
-            rows.append([store, f"{int(keys):,}", f"{seconds:.2f}", f"{rate:,.0f}", phases,
-                         ratio, f"{float(r['rss_after_kib']) / 1024:.0f}MB",  # type: ignore
-                         f"{held:.1f}MB"])
-    show(table(["store", "keys", "seconds", "keys/s", "copy / verify / swap keys/s",
-                "ceiling: migration / ceiling", "RSS peak", "migration held"], rows,
-               title=f"fdb-tuple -> skv, batch size {args.batch_size}, min of {args.repeat}",
-               justify=["left", "right", "right", "right", "right", "left", "right",
-                        "right"]))
+            keys = r["keys"]
+            rate = keys / r["seconds"]
+            phases = [f"{keys / r[p] / 1000:,.0f}k" if r[p] else "-"
+                      for p in ("copy_s", "verify_s", "swap_s")]
+            ceilings = "\n".join(f"{name} {keys / s / 1000:,.0f}k" for name, s in
+                                 r["ceilings"].items())
+            ratios = "\n".join(f"{rate / (keys / s):.2f}" for s in r["ceilings"].values())
+            held = (r["rss_after_kib"] - r["rss_before_kib"]) / 1024
+            lines.append([store, f"{keys:,}", f"{r['seconds']:.2f}", f"{rate / 1000:,.0f}k",
+                          *phases, ceilings, ratios, f"{held:.1f}"])
+    show(table(["store", "keys", "s", "keys/s", "copy", "verify", "swap",
+                "store's own copy, keys/s", "ratio", "MB held"], lines,
+               title=f"fdb-tuple -> skv migration, batch size {args.batch_size}, best of "
+                     f"{args.repeat}",
+               justify=["left", "right", "right", "right", "right", "right", "right", "left",
+                        "right", "right"]))
 
 
 if __name__ == "__main__":
