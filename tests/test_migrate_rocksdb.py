@@ -107,11 +107,13 @@ import lexcodecs.migrate.rocksdb_store as m
 point = sys.argv[1]
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
-if point in ("early", "late"):
-    write, after = m._write_state, {"early": 1, "late": 31}[point]
+if point in ("early", "late", "commit"):
+    write, after = m._write_state, {"early": 1, "late": 31, "commit": 20}[point]
     def write_state(path, state, n=[0]):
-        write(path, state)
         n[0] += 1
+        if n[0] == after and point == "commit":
+            die()  # the batch is written and synced, the state does not say so yet
+        write(path, state)
         if n[0] == after:
             die()
     m._write_state = write_state
@@ -135,7 +137,7 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-@pytest.mark.parametrize("point", ["early", "late", "verify", "swap"])
+@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "swap"])
 def test_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "db"
     expected = make_db(path)
