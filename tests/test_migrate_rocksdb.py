@@ -119,11 +119,11 @@ if point in ("early", "late", "commit"):
     m._write_state = write_state
 elif point == "verify":
     see, seen = m._Lockstep.see_batch, [0]
-    def see_then_die(self, old, new):
+    def see_then_die(self, *batch):
         seen[0] += 1
         if seen[0] == 14:
             die()
-        see(self, old, new)
+        see(self, *batch)
     m._Lockstep.see_batch = see_then_die
 else:  # between the two renames of the swap
     replace = os.replace

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -144,21 +145,13 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                         None if last_new is None else t._target.decode(last_new))
     spent, started = report.copy_s, time.monotonic()
     with source.begin() as reader:
-        cursor = reader.cursor()
-        positioned = cursor.set_range(last_key) if last_key is not None else cursor.first()
-        if positioned and last_key is not None and cursor.key() == last_key:
-            positioned = cursor.next()
-        entries = cursor.iternext() if positioned else iter(())
+        keys_from, values_from = _entries_after(reader, last_key)
         first = True
-        while True:
-            read = list(islice(entries, batch_size))
-            if not read:
-                break
-            keys, stored = zip(*read)
+        while keys := list(islice(keys_from, batch_size)):
             values, new_keys = transcode_batch(t, keys, check=first)  # verify checks all
             first = False
             watch.see_batch(new_keys, values)
-            batch = list(zip(new_keys, stored))
+            stored = list(islice(values_from, len(keys)))
             last_key = keys[-1]
             limit = target.max_key_size()
             if not 1 <= min(map(len, new_keys)) <= max(map(len, new_keys)) <= limit:
@@ -167,10 +160,9 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                     f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
                     f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
                     codec=t.target.name)
-            _lmdb_put_batch(target, batch)
-            report.keys += len(batch)
+            _lmdb_put_batch(target, new_keys, stored)
+            report.keys += len(keys)
             report.copy_s = spent + time.monotonic() - started
-            assert last_key is not None
             state.update(last_key=last_key.hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
                          report=report.to_dict())
@@ -181,14 +173,29 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
     _write_state(state_path, state)
 
 
-def _lmdb_put_batch(target: Any, batch: list[tuple[bytes, bytes]]) -> None:
+def _entries_after(txn: Any, last_key: bytes | None) -> tuple[Iterator[bytes], Iterator[bytes]]:
+    """The keys and the values after *last_key* (from the first without one), as two
+    iterators in step: LMDB reads keys alone and values alone faster than (key, value)
+    pairs, which Python must then take apart again."""
+    cursors = txn.cursor(), txn.cursor()
+    for cursor in cursors:
+        positioned = cursor.set_range(last_key) if last_key is not None else cursor.first()
+        if positioned and last_key is not None and cursor.key() == last_key:
+            positioned = cursor.next()
+        if not positioned:
+            return iter(()), iter(())
+    return (cursors[0].iternext(keys=True, values=False),
+            cursors[1].iternext(keys=False, values=True))
+
+
+def _lmdb_put_batch(target: Any, keys: list[bytes], values: list[bytes]) -> None:
     """Write one batch in one transaction; when the map is full, the transaction is aborted,
     the map doubled (between transactions, as LMDB allows) and the batch written again."""
     lmdb = _lmdb()
     while True:
         try:
             with target.begin(write=True) as txn:
-                txn.cursor().putmulti(batch)
+                txn.cursor().putmulti(zip(keys, values))
             return
         except lmdb.MapFullError:
             size = target.info()["map_size"]
@@ -217,10 +224,13 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
     with source.begin() as old, target.begin() as new:
         walk = _Lockstep(t, report, new.get, "new environment")
         report.anomalies.clear()
-        old_entries, new_entries = old.cursor().iternext(), new.cursor().iternext()
-        while batch := list(islice(old_entries, step)):
-            walk.see_batch(batch, list(islice(new_entries, len(batch))))
-            done += 2 * len(batch)
+        old_keys, old_values = _entries_after(old, None)
+        new_keys, new_values = _entries_after(new, None)
+        while keys := list(islice(old_keys, step)):
+            n = len(keys)
+            walk.see_batch(keys, list(islice(old_values, n)), list(islice(new_keys, n)),
+                           list(islice(new_values, n)))
+            done += 2 * n
             if progress is not None:
                 progress(done)
     if progress is not None:

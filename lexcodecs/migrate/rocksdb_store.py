@@ -213,7 +213,7 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             if first is not None and first[0] != last_key:
                 entries = _chain_one(first, entries)
         while read := list(islice(entries, batch_size)):
-            keys, stored = zip(*read)
+            keys, stored = [key for key, _ in read], [value for _, value in read]
             values, new_keys = transcode_batch(t, keys, f" (column family {name})",
                                                check=check_next)
             check_next = False  # verify checks every key; the copy its first batch
@@ -263,7 +263,9 @@ def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport
         old, new = source.family(name).items(), family.items()
         count = 0
         while batch := list(islice(old, batch_size)):
-            walk.see_batch(batch, list(islice(new, len(batch))))
+            other = list(islice(new, len(batch)))
+            walk.see_batch([key for key, _ in batch], [value for _, value in batch],
+                           [key for key, _ in other], [value for _, value in other])
             count += len(batch)
             done += 2 * len(batch)
             if progress is not None:

@@ -483,12 +483,13 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
         walk = _Lockstep(t, report, lookup, "new table")
         report.anomalies.clear()
         done = 0
-        pairs = itemgetter(0, slice(1, None))  # a row as (key, the other columns)
+        rest = itemgetter(slice(1, None))  # a row's other columns
         old = db.execute(f"SELECT {cols} FROM {_quote(table)} ORDER BY {key}")
         new = db.execute(f"SELECT {cols} FROM {_quote(new_table)} ORDER BY {key}")
         while batch := old.fetchmany(batch_size):
-            walk.see_batch(list(map(pairs, batch)),
-                           list(map(pairs, new.fetchmany(len(batch)))))
+            other = new.fetchmany(len(batch))
+            walk.see_batch([row[0] for row in batch], list(map(rest, batch)),
+                           [row[0] for row in other], list(map(rest, other)))
             done += 2 * len(batch)
             if progress is not None:
                 progress(done)
