@@ -1,7 +1,8 @@
 """Build of the compiled codec modules; everything else is in pyproject.toml.
 
 Each built-in codec has one Cython module, ``lexcodecs/codecs/<name>/_compiled.pyx``, and they
-share the inline machinery of ``lexcodecs/_engine.pxd``. The normal install builds them. Without
+share the inline machinery of ``lexcodecs/_engine.pxd``; ``lexcodecs/migrate/_compiled.pyx`` does
+the migration's per-key work. The normal install builds them. Without
 a C compiler (or without Cython) the build warns once and leaves them out, and lexcodecs runs
 its reference Python, with the same results (``lexcodecs._impl`` warns again at run time).
 ``LEXCODECS_REQUIRE_COMPILED=1`` turns a failed build into an error: ``.ci/run`` sets it, so a
@@ -47,6 +48,7 @@ class OptionalBuildExt(build_ext):
 
 def _extensions() -> list[Extension]:
     sources = sorted(glob.glob("lexcodecs/codecs/*/_compiled.pyx", root_dir=ROOT))
+    sources.append("lexcodecs/migrate/_compiled.pyx")  # the migration's per-key work
     extensions = [
         Extension(source[:-len(".pyx")].replace("/", "."), [source],
                   extra_compile_args=["-O2"])

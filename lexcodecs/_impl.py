@@ -8,6 +8,9 @@ the same work for every field type and order the codec supports, and hands anyth
 not take as its own (a subclass, a tampered object, a refusal) to the reference path for the
 whole key, so both give the same bytes and the same errors.
 
+The migration's per-key work (:mod:`lexcodecs.migrate.kernel`) has its compiled twin too,
+``lexcodecs/migrate/_compiled.pyx``, found by :func:`compiled_module` (:data:`OTHER_MODULES`).
+
 A codec asks :func:`compiled` for its module when it binds a schema; the answer depends on
 :data:`current`, which is ``"compiled"`` when the modules are built and ``"reference"``
 otherwise. Tests and benchmarks switch it with :func:`use` (the ``impl`` fixture runs a test
@@ -36,6 +39,7 @@ __all__ = [
     "CompiledUnavailableWarning",
     "compiled",
     "compiled_available",
+    "compiled_module",
     "compiled_packages",
     "current",
     "module",
@@ -69,16 +73,20 @@ _warned = False
 
 
 def _load(package: str) -> ModuleType | None:
-    if package in _modules:
-        return _modules[package]
+    return _load_module(f"lexcodecs.codecs.{package}._compiled")
+
+
+def _load_module(name: str) -> ModuleType | None:
+    if name in _modules:
+        return _modules[name]
     global _warned
     module: ModuleType | None
     try:
-        module = importlib.import_module(f"lexcodecs.codecs.{package}._compiled")
+        module = importlib.import_module(name)
     except ImportError as exc:
         if os.environ.get(ENV_REQUIRE):
             raise CompiledMissingError(
-                f"lexcodecs.codecs.{package}._compiled is not built ({exc}); "
+                f"{name} is not built ({exc}); "
                 f"{ENV_REQUIRE} is set, so the reference code may not stand in for it") from exc
         module = None
         if not _warned:
@@ -87,7 +95,7 @@ def _load(package: str) -> ModuleType | None:
                           "running the reference Python code (same results, slower). "
                           "Install with a C compiler to build them.",
                           CompiledUnavailableWarning, stacklevel=3)
-    _modules[package] = module
+    _modules[name] = module
     return module
 
 
@@ -100,11 +108,17 @@ def compiled_packages() -> tuple[str, ...]:
                          BUILTIN_CODECS.values()}))
 
 
+#: the compiled modules besides the codecs': the migration's per-key work
+#: (:mod:`lexcodecs.migrate.kernel`)
+OTHER_MODULES: Final = ("lexcodecs.migrate._compiled",)
+
+
 def compiled_available() -> bool:
-    """Whether every built-in codec's compiled module is built (``LEXCODECS_PURE`` aside)."""
+    """Whether every compiled module is built (``LEXCODECS_PURE`` aside)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CompiledUnavailableWarning)
-        return all(_load(p) is not None for p in compiled_packages())
+        return (all(_load(p) is not None for p in compiled_packages())
+                and all(_load_module(name) is not None for name in OTHER_MODULES))
 
 
 def _initial() -> Implementation:
@@ -132,6 +146,14 @@ def compiled(package: str) -> ModuleType | None:
     if current != "compiled":
         return None
     return _load(package)
+
+
+def compiled_module(name: str) -> ModuleType | None:
+    """The compiled module *name* (one of :data:`OTHER_MODULES`) when the compiled
+    implementation is in force and the module is built; ``None``: run the reference code."""
+    if current != "compiled":
+        return None
+    return _load_module(name)
 
 
 @contextmanager

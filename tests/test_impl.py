@@ -123,3 +123,18 @@ def test_pure_runs_the_reference_code_without_a_warning() -> None:
     done = run_without_module(env)
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr
+
+
+def test_the_migration_kernel_is_compiled_and_chosen_by_the_implementation() -> None:
+    """``lexcodecs/migrate/_compiled.pyx`` is built with the codecs (setup.py), counted by
+    ``compiled_available``, and used only while the compiled implementation is in force."""
+    from lexcodecs.migrate import Transcoder, kernel
+
+    assert "lexcodecs/migrate/_compiled.pyx" in (ROOT / "setup.py").read_text(encoding="utf-8")
+    require_built()
+    t = Transcoder("fdb-tuple", "skv", "a:int64")
+    with _impl.use("compiled"):
+        made = kernel.new_key(t, None)  # type: ignore[arg-type]
+        assert type(made).__module__ == "lexcodecs.migrate._compiled"
+    with _impl.use("reference"):
+        assert type(kernel.new_key(t, None)) is kernel.NewKey  # type: ignore[arg-type]

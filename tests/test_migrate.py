@@ -37,7 +37,7 @@ from toys import NegativesFirstBroken, ToyCodec
 
 import lexcodecs.migrate as migrate_module
 import lexcodecs.migrate.lmdb_store as lmdb_store
-from lexcodecs import KeySchema, get_codec
+from lexcodecs import KeySchema, _impl, get_codec
 from lexcodecs.errors import DecodeError, EncodeError, LexCodecError, NotDecodableError, SchemaError
 from lexcodecs.migrate import (
     NEW_SUFFIX,
@@ -46,12 +46,13 @@ from lexcodecs.migrate import (
     MigrationError,
     MigrationReport,
     Transcoder,
+    kernel,
     migrate_lines,
     migrate_lmdb,
     migrate_sqlite,
 )
+from lexcodecs.migrate.report import _OrderWatch
 from lexcodecs.migrate.transcoder import same_settings
-from lexcodecs.migrate.verify import _same_batch, transcode_batch
 from lexcodecs.testing import identical, keys, natural_key
 
 lmdb = pytest.importorskip("lmdb")
@@ -1791,25 +1792,66 @@ _ROWS = st.lists(st.tuples(_VALUE, _VALUE), max_size=6)
 
 
 @given(_ROWS, _ROWS)
-def test_same_batch_decides_only_identical_values(a: list[tuple[Any, ...]],
-                                                  b: list[tuple[Any, ...]]) -> None:
-    """The batch comparison in C is sound: when it says "the same", every pair of tuples is
-    identical (same types, floats by their bits); it may leave a batch undecided, never
-    wrongly decide one. And it decides the usual case: equal plain values."""
-    if _same_batch(a, b):
-        assert len(a) == len(b)
-        assert all(map(identical, a, b))
+def test_same_values_decides_only_identical_values(a: list[tuple[Any, ...]],
+                                                   b: list[tuple[Any, ...]]) -> None:
+    """The comparison of decoded batches (reference and compiled) is sound: when it says "the
+    same", every pair of tuples is identical (same types, floats by their bits); it may leave
+    a batch undecided, never wrongly decide one. And it decides the usual case: equal plain
+    values."""
     plain = [tuple(v for v in row if type(v) in (str, bytes, int, type(None))) for row in a]
-    assert _same_batch(plain, [tuple(row) for row in plain])
+    for implementation in _impl.IMPLEMENTATIONS:
+        with _impl.use(implementation):
+            if kernel.same_values(a, b):
+                assert len(a) == len(b)
+                assert all(map(identical, a, b))
+            assert kernel.same_values(plain, [tuple(row) for row in plain])
 
 
-def test_transcode_batch_is_transcode_key_by_key() -> None:
-    t = Transcoder("fdb-tuple", "skv", "tenant:string, n:int64, x:float64")
-    fdb = get_codec("fdb-tuple").bind("tenant:string, n:int64, x:float64")
-    keys = [fdb.encode((s, n, x)) for s in ("", "a\x00") for n in (-1, 0, 2**40)
-            for x in (-0.0, 0.0, 1.5)]
-    values, new = transcode_batch(t, keys)
-    assert new == [t.transcode(k) for k in keys]
-    assert values == [t.values(k) for k in keys]
-    with pytest.raises(MigrationError, match=r"^key ff 00 of here: "):
-        transcode_batch(t, [*keys, b"\xff\x00"], " of here")
+def _refuse(key: Any, exc: LexCodecError | None) -> MigrationError:
+    return MigrationError(f"key {key!r}: {exc}")
+
+
+_KEYS = st.lists(st.one_of(
+    st.tuples(st.text(max_size=3), st.integers(-2**63, 2**63 - 1),
+              st.one_of(st.floats(allow_nan=False), st.just(-0.0))).map(
+        get_codec("fdb-tuple").bind("tenant:string, n:int64, x:float64").encode),
+    st.binary(max_size=6), st.integers(0, 3)), max_size=8)
+
+
+@given(_KEYS, st.booleans())
+def test_new_key_is_the_transcoder_on_both_implementations(keys: list[Any],
+                                                           check: bool) -> None:
+    """NewKey gives what Transcoder gives, key by key -- the new key, or a refusal carrying
+    the transcoder's own error -- with the same order watch, compiled or not; sqlite4 cannot
+    hold -0.0, so the check refuses it."""
+    t = Transcoder("fdb-tuple", "sqlite4", "tenant:string, n:int64, x:float64")
+    outcomes = []
+    for implementation in _impl.IMPLEMENTATIONS:
+        with _impl.use(implementation):
+            report = MigrationReport("", "", "", "")
+            watch = _OrderWatch(report)
+            new_key = kernel.new_key(t, _refuse, watch, check=check)
+            got: list[Any] = []
+            for key in keys:
+                try:
+                    got.append(new_key(key))
+                except MigrationError as exc:
+                    got.append(str(exc))
+                    kept, new_key.error = new_key.error, None
+                    got.append(kept is exc)  # kept to raise as itself
+                else:
+                    got.append(new_key.last_key == key)
+            outcomes.append((got, report.order_changes, report.examples, watch.last))
+    assert outcomes[0] == outcomes[1]
+    expected: list[Any] = []
+    for key in keys:
+        if type(key) is not bytes:
+            expected.append(str(_refuse(key, None)))
+        else:
+            try:
+                expected.append(t.transcode(key) if check
+                                else t._target.encode(t.values(key)))
+            except LexCodecError as exc:
+                expected.append(str(_refuse(key, exc)))
+        expected.append(True)
+    assert outcomes[0][0] == expected

@@ -51,7 +51,7 @@ import os, signal, sys
 import lexcodecs.migrate.{store}_store as m
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores it
 sig, name, at = getattr(signal, sys.argv[1]), sys.argv[2], int(sys.argv[3])
-owner = m._Lockstep if name == "see_batch" else m
+owner = {"see_batch": m._Lockstep, "to_dict": m.MigrationReport}.get(name, m)
 real, calls = getattr(owner, name), [0]
 def wrapped(*args, **kwargs):
     calls[0] += 1
@@ -63,20 +63,26 @@ from lexcodecs.cli import main
 sys.exit(main(sys.argv[4:]))
 """
 
-#: where to kill: (the function, at which call); "transcode_batch" is inside a batch (for
-#: SQLite inside its write transaction), "_write_state" (LMDB) between a batch's commit and
-#: the state that records it, "see_batch" in the middle of the verification
-KILL_POINTS: dict[str, tuple[str, float]] = {
-    "early": ("transcode_batch", 0.0), "late": ("transcode_batch", 0.75),
-    "commit": ("_write_state", 0.5), "verify": ("see_batch", 0.5)}
+#: where to kill, for each store: (the function, where among its calls, how many calls come
+#: before the first batch's). SQLite: ``MigrationReport.to_dict`` is called once when the
+#: migration is recorded, then inside each batch's write transaction, before its commit.
+#: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
+#: between a batch's commit and the state that records it. Both: ``_Lockstep.see_batch`` in
+#: the middle of the verification.
+KILL_POINTS: dict[str, dict[str, tuple[str, float, int]]] = {
+    "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
+               "verify": ("see_batch", 0.5, 0)},
+    "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
+             "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0)},
+}
 
 
 def run_until_signal(store: str, signal_name: str, point: str, rows: int, batch: int,
                      args: list[str]) -> subprocess.CompletedProcess[str]:
     """Run the migrate *args* in a child that sends itself *signal_name* at *point*."""
-    name, share = KILL_POINTS[point]
-    at = 2 + int(share * (rows // batch - 2))  # never the first batch: something is copied
-    return subprocess.run([sys.executable, "-c", CHILD.format(store=store), signal_name, name,
+    name, share, before = KILL_POINTS[store][point]
+    at = before + 2 + int(share * (rows // batch - 2))  # never the first batch: some is copied
+    return subprocess.run([sys.executable, "-c", CHILD.replace("{store}", store), signal_name, name,
                            str(at), *MIGRATE[3:], *args], capture_output=True, text=True,
                           timeout=180)
 

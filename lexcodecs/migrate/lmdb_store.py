@@ -34,11 +34,13 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ..errors import LexCodecError
+from . import kernel
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep, transcode_batch
+from .verify import _check_batch_size, _Lockstep
 
 __all__ = ["migrate_lmdb"]
 
@@ -143,14 +145,13 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
     last_new = None if state["last_new_key"] is None else bytes.fromhex(state["last_new_key"])
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
+    new_key = kernel.new_key(t, _refuse, watch)  # checks the first batch (see verify)
     spent, started = report.copy_s, time.monotonic()
     with source.begin() as reader:
         keys_from, values_from = _entries_after(reader, last_key)
-        first = True
         while keys := list(islice(keys_from, batch_size)):
-            values, new_keys = transcode_batch(t, keys, check=first)  # verify checks all
-            first = False
-            watch.see_batch(new_keys, values)
+            new_keys = list(map(new_key, keys))
+            new_key.check = False
             stored = list(islice(values_from, len(keys)))
             last_key = keys[-1]
             limit = target.max_key_size()
@@ -171,6 +172,10 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                 progress(report.keys)
     state.update(phase="copied", report=report.to_dict())
     _write_state(state_path, state)
+
+
+def _refuse(key: bytes, exc: LexCodecError | None) -> MigrationError:
+    return MigrationError(f"key {key.hex(' ')}: {exc}; the original is untouched")
 
 
 def _entries_after(txn: Any, last_key: bytes | None) -> tuple[Iterator[bytes], Iterator[bytes]]:

@@ -40,11 +40,13 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from ..errors import LexCodecError
+from . import kernel
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep, transcode_batch
+from .verify import _check_batch_size, _Lockstep
 
 __all__ = ["migrate_rocksdb"]
 
@@ -212,12 +214,11 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             first = next(entries, None)
             if first is not None and first[0] != last_key:
                 entries = _chain_one(first, entries)
+        new_key = kernel.new_key(t, _refuser(name), watch, check=check_next)
         while read := list(islice(entries, batch_size)):
             keys, stored = [key for key, _ in read], [value for _, value in read]
-            values, new_keys = transcode_batch(t, keys, f" (column family {name})",
-                                               check=check_next)
-            check_next = False  # verify checks every key; the copy its first batch
-            watch.see_batch(new_keys, values)
+            new_keys = list(map(new_key, keys))
+            new_key.check = check_next = False  # verify checks every key; the copy its first
             batch = rocksdict.WriteBatch(raw_mode=True)
             if handle is not None:
                 batch.set_default_column_family(handle)
@@ -239,6 +240,13 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             _write_state(state_path, state)
     state.update(phase="copied", report=report.to_dict())
     _write_state(state_path, state)
+
+
+def _refuser(family: str) -> kernel.Refuse:
+    def refuse(key: bytes, exc: LexCodecError | None) -> MigrationError:
+        return MigrationError(f"key {key.hex(' ')} (column family {family}): {exc}; the "
+                              "original is untouched")
+    return refuse
 
 
 def _chain_one(first: Any, rest: Any) -> Any:

@@ -5,9 +5,9 @@ until everything is known to be right.
 
 1. **copy** -- batch after batch, one ``INSERT INTO <new> SELECT new_key(key), ... FROM
    <table> WHERE key > ? ORDER BY key LIMIT ?`` (keyset paging: constant memory; SQLite reads
-   and writes the rows; the keys of the batch, read first, are transcoded together, and the
-   insert takes each new key from them through an SQL function, :func:`_sqlite_copy`) into
-   ``<table>__lexcodecs_new``, created from the
+   and writes the rows, Python only makes each new key, in an SQL function that is compiled
+   where built, :mod:`lexcodecs.migrate.kernel`) into ``<table>__lexcodecs_new``, created
+   from the
    table's own ``CREATE TABLE`` statement. Each batch commits in one transaction together with
    the position it reached, in the state table :data:`STATE_TABLE` (one row per table being
    migrated, with the settings, the phase and the report), so a run killed at any point
@@ -39,16 +39,19 @@ import hashlib
 import json
 import os
 import re
+import signal
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any, Final
 
 from ..errors import LexCodecError
+from . import kernel
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
-from .verify import _check_batch_size, _Lockstep, transcode_batch
+from .verify import _check_batch_size, _Lockstep
 
 __all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
 
@@ -365,68 +368,85 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+class _InterruptWatch:
+    """Notes a Ctrl-C (SIGINT) while the copy runs, then lets the handler before it act.
+
+    Python raises ``KeyboardInterrupt`` wherever the interpreter next checks for signals; when
+    that is the first instruction of the SQL function, before any ``try`` of its own, SQLite
+    swallows it into "user-defined function raised exception". The flag tells the copy that
+    the error was a Ctrl-C. Only the main thread can set a handler; elsewhere this is a no-op.
+    """
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.getsignal(signal.SIGINT)
+            if callable(self._previous):
+                signal.signal(signal.SIGINT, self._handle)
+            else:
+                self._previous = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        self._previous(signum, frame)
+
+    def close(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
 #: the name of the copy's SQL function (registered on the connection while the copy runs)
-_TRANSCODE_SQL: Final = "lexcodecs_new_key"
+_NEW_KEY_SQL: Final = "lexcodecs_new_key"
 
 
 def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
                  columns: list[str], t: Transcoder, report: MigrationReport,
                  state: dict[str, Any] | None, batch_size: int, progress: Progress) -> None:
-    """Copy in batches (keyset paging: constant memory), each in one write transaction,
-    committed together with the position it reached, so that a run killed at any point
-    resumes exactly there.
+    """Copy in batches, each one ``INSERT ... SELECT`` of the next *batch_size* keys (keyset
+    paging: constant memory), committed together with the position it reached, so that a
+    run killed at any point resumes exactly there.
 
-    A batch is two statements around one call: the next *batch_size* keys are read, all
-    transcoded at once (:func:`~lexcodecs.migrate.verify.transcode_batch`, in C as far as the
-    codecs are), and then one ``INSERT ... SELECT`` of the same rows writes them, the new key
-    taken from a dict of old key to new key registered as the SQL function
-    :data:`_TRANSCODE_SQL` -- the dict's own ``__getitem__``, so that SQLite calls C, not
-    Python, per row, and a Ctrl-C surfaces in the Python code between the statements, where
-    it rolls the batch back. The write transaction (``BEGIN IMMEDIATE``) holds the database
-    from the read to the insert, so both see the same rows.
+    The new key of each row is the SQL function :data:`_NEW_KEY_SQL`, a
+    :class:`~lexcodecs.migrate.kernel.NewKey` (compiled where built): SQLite reads and writes
+    the rows, and the function's work per row is the codecs' ``decode`` and ``encode``. It
+    checks the new keys of the first batch (verify checks every key), follows the old order
+    and remembers the last key, the position the batch reached.
     """
     cols = ", ".join(_quote(c) for c in columns)
     key = _quote(key_column)
-    selected = ", ".join(f"{_TRANSCODE_SQL}({key})" if c == key_column else _quote(c)
+    selected = ", ".join(f"{_NEW_KEY_SQL}({key})" if c == key_column else _quote(c)
                          for c in columns)
-    source = _quote(table)
-    insert = f"INSERT INTO {_quote(new_table)} ({cols}) SELECT {selected} FROM {source} "
-    page = [f"ORDER BY {key} LIMIT ?", f"WHERE {key} > ? ORDER BY {key} LIMIT ?"]
+    insert = f"INSERT INTO {_quote(new_table)} ({cols}) SELECT {selected} FROM {_quote(table)} "
+    first = insert + f"ORDER BY {key} LIMIT ?"
+    then = insert + f"WHERE {key} > ? ORDER BY {key} LIMIT ?"
     last_key = None if state is None else state["last_key"]
     last_new = None if state is None else state["last_new_key"]
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
-    new_keys: dict[bytes, bytes] = {}
-    db.create_function(_TRANSCODE_SQL, 1, new_keys.__getitem__)
+
+    def refuse(key: Any, exc: LexCodecError | None) -> MigrationError:
+        if exc is None:
+            return MigrationError(f"a key in {table}.{key_column} is not a BLOB: {key!r}")
+        return MigrationError(f"key {key.hex(' ')} of {table!r}: {exc}; the original is "
+                              "untouched")
+
+    new_key = kernel.new_key(t, refuse, watch)  # checks the first batch (see verify)
+    db.create_function(_NEW_KEY_SQL, 1, new_key)
     spent, started = report.copy_s, time.monotonic()
-    where = f" of {table!r}"
-    first = True  # the copy checks its first batch; verify checks every key (see verify)
+    interrupts = _InterruptWatch()
     try:
         while True:
             db.execute("BEGIN IMMEDIATE")
             try:
-                after = () if last_key is None else (last_key,)
-                keys = [row[0] for row in db.execute(
-                    f"SELECT {key} FROM {source} {page[last_key is not None]}",
-                    (*after, batch_size))]
-                if not keys:
+                copied = (db.execute(first, (batch_size,)) if last_key is None
+                          else db.execute(then, (last_key, batch_size))).rowcount
+                if copied <= 0:
                     db.execute("COMMIT")
                     break
-                if set(map(type, keys)) != {bytes}:
-                    bad = next(k for k in keys if type(k) is not bytes)
-                    raise MigrationError(f"a key in {table}.{key_column} is not a BLOB: "
-                                         f"{bad!r}")
-                values, new = transcode_batch(t, keys, where, check=first)
-                first = False
-                watch.see_batch(new, values)
-                new_keys.clear()
-                new_keys.update(zip(keys, new))
-                copied = db.execute(insert + page[last_key is not None],
-                                    (*after, batch_size)).rowcount
-                if copied != len(keys):  # cannot be, in one write transaction
-                    raise MigrationError(f"{table!r} changed while a batch was copied; the "
-                                         "original is untouched")
-                last_key = keys[-1]
+                new_key.check = False
+                last_key = new_key.last_key
                 report.keys += copied
                 report.copy_s = spent + time.monotonic() - started
                 db.execute(f"UPDATE {STATE_TABLE} SET last_key = ?, last_new_key = ?, "
@@ -439,13 +459,21 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
                 raise MigrationError(f"two keys of {table!r} have the same new key ({exc}): "
                                      "the target format cannot tell their values apart; the "
                                      "original is untouched") from None
+            except sqlite3.OperationalError:
+                _rollback(db)
+                if new_key.error is not None:  # the refusal (or Ctrl-C) itself, not
+                    raise new_key.error from None  # SQLite's wrapper of it
+                if interrupts.seen:  # Ctrl-C landed in the function before its own try
+                    raise KeyboardInterrupt from None
+                raise
             except BaseException:
                 _rollback(db)
                 raise
             if progress is not None:
                 progress(report.keys)
     finally:
-        db.create_function(_TRANSCODE_SQL, 1, None)
+        interrupts.close()
+        db.create_function(_NEW_KEY_SQL, 1, None)
     report.copy_s = spent + time.monotonic() - started
     db.execute(f"UPDATE {STATE_TABLE} SET phase = 'verify' WHERE source_table = ?", (table,))
 

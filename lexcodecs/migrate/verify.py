@@ -21,13 +21,14 @@ whole new store in its order: the same pass checks the natural order. Comparing 
 about 1 µs a key; that is done only where the cheap comparison of decoded tuples cannot decide.
 
 So the value check of every new key happens here, once: the copy checks only its first
-batch (:func:`transcode_batch` with *check*), so that a target that cannot hold the data at
-all is refused before much is written, and a key it cannot hold further on is refused here,
-before the swap, with the original untouched.
+batch (:class:`~lexcodecs.migrate.kernel.NewKey` with *check*), so that a target that cannot
+hold the data at all is refused before much is written, and a key it cannot hold further on
+is refused here, before the swap, with the original untouched.
 
 Everything runs a batch at a time, so that the work per key happens inside C: the codecs'
-compiled ``decode``/``encode`` called through ``map``, whole lists of decoded tuples compared
-with one ``==`` (:func:`_same_batch`), the order of a batch checked by ``all(map(le, ...))``.
+compiled ``decode`` called through ``map``, whole lists of decoded tuples compared in C
+(:func:`~lexcodecs.migrate.kernel.same_values`), the order of a batch checked by
+``all(map(le, ...))``.
 Python code runs per key only where a batch cannot be decided that way (a float zero, a
 descending field, a refusal, a departure from the order); then the per-key rules above decide,
 and give the same answer, with the key in the message.
@@ -42,6 +43,7 @@ from typing import Any
 
 from ..errors import LexCodecError
 from ..model import identical, key_function
+from .kernel import same_values
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder
 
@@ -50,57 +52,8 @@ __all__: list[str] = []
 #: the types whose Python order and equality are those of the natural order (for an
 #: ascending field): exact str, bytes and int values, and None compared to None
 _PLAIN: frozenset[type] = frozenset({str, bytes, int, type(None)})
-#: the types whose ``==`` is the model's equality but for the sign of a zero
-_PLAIN_OR_FLOAT: frozenset[type] = _PLAIN | {float}
 
 Values = tuple[Any, ...]
-
-
-def _same_batch(a: Sequence[Values], b: Sequence[Values]) -> bool:
-    """Whether two lists of value tuples hold the same values as the model sees them, decided
-    in C; False means "not decided here" (the per-key rules then decide).
-
-    Equal tuples whose values are all of plain types (:data:`_PLAIN`) on both sides are the
-    same values: a plain value equals no value of another plain type, so the types agree
-    value by value too. With floats the types are compared value by value (``1 == 1.0``),
-    and no value may be a float zero (``-0.0 == 0.0`` for Python, not for every codec's
-    model); NaN is never equal, so never decided here.
-    """
-    if a != b:
-        return False
-    kinds = set(map(type, chain.from_iterable(a)))
-    if kinds <= _PLAIN and set(map(type, chain.from_iterable(b))) <= _PLAIN:
-        return True
-    return (kinds <= _PLAIN_OR_FLOAT and 0.0 not in chain.from_iterable(a)
-            and list(map(type, chain.from_iterable(a)))
-            == list(map(type, chain.from_iterable(b))))
-
-
-def transcode_batch(t: Transcoder, keys: Sequence[bytes], where: str = "", *,
-                    check: bool = True) -> tuple[list[Values], list[bytes]]:
-    """The values and the new keys of a batch of source keys, every new key checked as
-    :meth:`Transcoder.encode` checks it when the transcoder checks and *check* is true; a key
-    that cannot be transcoded is a :class:`MigrationError` naming it (and *where* it is)."""
-    check = check and t.check
-    try:
-        values = list(map(t._source.decode, keys))
-        new: list[bytes] = list(map(t._target.encode, values))
-        if not check or _same_batch(values, list(map(t._target.decode, new))):
-            return values, new
-    except LexCodecError:
-        pass
-    # not decided as a batch: key by key, as Transcoder.transcode does, to name the key
-    encode = t.encode if check else t._target.encode
-    values, new = [], []
-    for key in keys:
-        try:
-            key_values = t.values(key)
-            new.append(encode(key_values))
-        except LexCodecError as exc:
-            raise MigrationError(f"key {key.hex(' ')}{where}: {exc}; the original is "
-                                 "untouched") from None
-        values.append(key_values)
-    return values, new
 
 
 def _check_batch_size(batch_size: int) -> None:
@@ -218,15 +171,15 @@ class _Lockstep:
     def see_batch(self, old_keys: Sequence[bytes], old_values: Sequence[Any],
                   new_keys: Sequence[bytes], new_values: Sequence[Any]) -> None:
         """:meth:`see` for the next keys and values of each store (as parallel lists, which
-        the stores read fastest), decided in C where :func:`_same_batch` can, key by key
-        elsewhere."""
+        the stores read fastest), decided in C where :func:`~lexcodecs.migrate.kernel.
+        same_values` can, key by key elsewhere."""
         if len(new_keys) != len(old_keys):
             raise MigrationError(f"the {self.store} holds fewer entries than the old one: two "
                                  "keys have the same new key (the target cannot tell their "
                                  "values apart), or a store was changed; the original is "
                                  "untouched")
         decoded = list(map(self.target_decode, new_keys))
-        if old_values == new_values and _same_batch(list(map(self.source_decode, old_keys)),
+        if old_values == new_values and same_values(list(map(self.source_decode, old_keys)),
                                                     decoded):
             self.order.see_batch(decoded)
             return
