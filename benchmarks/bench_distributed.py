@@ -7,6 +7,8 @@ bytes) with a 50-byte payload, as in bench_migrate.py:
   key/value parts (8 key ranges), on a ``LocalCluster`` of 1 and of 2 worker processes
   (one thread each), against one process doing the same with pyarrow alone (read, encode
   with the same ``_encode_batch``, sort, write one file): what the cluster costs and gains;
+* the same job writing RocksDB SST parts (``format="sst"``, the payload as value), on 1
+  and 2 workers;
 * ``migrate_lmdb_ranges`` -- an LMDB environment of *rows* entries migrated to skv keys
   (8 ranges) on 1 and 2 workers, against ``migrate_lmdb`` in one process.
 
@@ -14,7 +16,8 @@ Every figure is the minimum over *repeat* runs, each on fresh data; the clusters
 up first (their workers import lexcodecs and pyarrow once). The machine's cores are shared
 by the workers, the scheduler and the coordinator: on 2 cores, 2 workers cannot double.
 
-    python3 benchmarks/bench_distributed.py [--rows 500000] [--repeat 3] [--jobs parquet,lmdb]
+    python3 benchmarks/bench_distributed.py [--rows 500000] [--repeat 3]
+                                            [--jobs parquet,sst,lmdb]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +76,24 @@ def make_lmdb(path: Path, n: int) -> None:
     env.close()
 
 
-def one_process(dataset: Path, out: Path) -> None:
+class Phases:
+    """The seconds from each phase's start to the next (and to the end), as the jobs'
+    *phase* callbacks tell them; "plan" is the time before the first (for the LMDB job on a
+    cluster, the walk of the keys that picks the ranges)."""
+
+    def __init__(self) -> None:
+        self.marks: list[tuple[str, float]] = []
+
+    def __call__(self, label: str, total: int) -> None:
+        self.marks.append((label, time.perf_counter()))
+
+    def spans(self, started: float, ended: float) -> str:
+        marks = [("plan", started), *self.marks, ("", ended)]
+        return " / ".join(f"{a} {t2 - t1:.2f}" for (a, t1), (_, t2) in pairwise(marks)
+                          if t2 - t1 >= 0.005)
+
+
+def one_process(dataset: Path, out: Path, phase: Phases) -> None:
     """The same job without a cluster: read, encode, sort, write, in this process."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -81,90 +102,116 @@ def one_process(dataset: Path, out: Path) -> None:
     from lexcodecs.schema import KeySchema
 
     schema, codec = KeySchema.parse(SCHEMA), get_codec("fdb-tuple")
+    phase("reading", 0)
     whole = pq.read_table(sorted(dataset.glob("*.parquet")))
+    phase("encoding", 0)
     keys = pa.concat_arrays([_encode_batch(b, schema, codec) for b in whole.to_batches()])
+    phase("sorting", 0)
+    table = pa.table({"key": keys, "payload": whole.column("payload")}).sort_by("key")
+    phase("writing", 0)
     out.mkdir()
-    pq.write_table(pa.table({"key": keys, "payload": whole.column("payload")}
-                            ).sort_by("key"), out / "part-00000.parquet")
+    pq.write_table(table, out / "part-00000.parquet")
 
 
-def best(repeat: int, prepare: Callable[[Path], Any], job: Callable[[Any, Path], Any]
-         ) -> float:
-    """The minimum of *repeat* timed ``job(prepared, dir)`` runs, each on fresh data."""
-    times = []
+def best(repeat: int, prepare: Callable[[Path], Any],
+         job: Callable[[Any, Path, Phases], Any]) -> tuple[float, str]:
+    """The minimum of *repeat* timed ``job(prepared, dir, phases)`` runs, each on fresh
+    data, and where that run's time went."""
+    runs = []
     for _ in range(repeat):
         tmp = Path(tempfile.mkdtemp(prefix="lexcodecs-bench-"))
         try:
             prepared = prepare(tmp)
+            phases = Phases()
             started = time.perf_counter()
-            job(prepared, tmp)
-            times.append(time.perf_counter() - started)
+            job(prepared, tmp, phases)
+            ended = time.perf_counter()
+            runs.append((ended - started, phases.spans(started, ended)))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    return min(times)
+    return min(runs)
 
 
 def main() -> None:
-    import distributed
-
     from lexcodecs.migrate import Transcoder, migrate_lmdb
     from lexcodecs.scaleout import build_sorted_keys
+    from lexcodecs.scaleout._common import _distributed
     from lexcodecs.scaleout.lmdb_ranges import migrate_lmdb_ranges
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rows", type=int, default=500_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--jobs", default="parquet,lmdb")
+    parser.add_argument("--jobs", default="parquet,sst,lmdb")
     args = parser.parse_args()
     n, jobs = args.rows, args.jobs.split(",")
     transcoder = Transcoder("fdb-tuple", "skv", SCHEMA)
-    results: dict[tuple[str, str], float] = {}
-
+    results: dict[tuple[str, str], tuple[float, str]] = {}
+    distributed = _distributed()
     tmp = Path(tempfile.mkdtemp(prefix="lexcodecs-bench-"))
+
+    def same(d: Path) -> Path:
+        return d
+
+    def env(d: Path) -> None:
+        make_lmdb(d / "env", n)
+
+    def alone(_: object, d: Path, p: Phases) -> None:
+        one_process(dataset, d / "out", p)
+
+    def plain(_: object, d: Path, p: Phases) -> None:
+        migrate_lmdb(d / "env", transcoder, phase=p, progress=lambda done: None)
+
+    def parts(fmt: str, client: Any) -> Callable[[object, Path, Phases], None]:
+        def job(_: object, d: Path, p: Phases) -> None:
+            build_sorted_keys(dataset, d / "out", SCHEMA, "fdb-tuple", client, ranges=RANGES,
+                              format=fmt, value="payload" if fmt == "sst" else None, phase=p)
+        return job
+
+    def ranges(client: Any) -> Callable[[object, Path, Phases], None]:
+        def job(_: object, d: Path, p: Phases) -> None:
+            migrate_lmdb_ranges(d / "env", transcoder, client, ranges=RANGES, phase=p)
+        return job
+
     try:  # one dataset for every Parquet run (the job only reads it)
-        dataset = make_dataset(tmp / "in", n) if "parquet" in jobs else tmp
+        dataset = make_dataset(tmp / "in", n) if {"parquet", "sst"} & set(jobs) else tmp
         if "parquet" in jobs:
-            results["parquet", "one process"] = best(
-                args.repeat, lambda d: d, lambda _, d: one_process(dataset, d / "out"))
+            results["parquet", "one process"] = best(args.repeat, same, alone)
         if "lmdb" in jobs:
-            results["lmdb", "one process"] = best(
-                args.repeat, lambda d: make_lmdb(d / "env", n),
-                lambda _, d: migrate_lmdb(d / "env", transcoder))
+            results["lmdb", "one process"] = best(args.repeat, env, plain)
         for workers in (1, 2):
             with distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                          processes=True, dashboard_address=None,
+                                          processes=True, dashboard_address=":0",
                                           silence_logs=logging.ERROR) as cluster, \
                     distributed.Client(cluster) as client:
                 warm = tmp / f"warm{workers}"
                 make_dataset(warm, 2000)
                 build_sorted_keys(warm, warm / "out", SCHEMA, "fdb-tuple", client)
                 label = f"{workers} worker" + ("s" if workers > 1 else "")
-                if "parquet" in jobs:
-                    results["parquet", label] = best(
-                        args.repeat, lambda d: d,
-                        lambda _, d, c=client: build_sorted_keys(
-                            dataset, d / "out", SCHEMA, "fdb-tuple", c, ranges=RANGES))
+                for fmt in ("parquet", "sst"):
+                    if fmt in jobs:
+                        results[fmt, label] = best(args.repeat, same, parts(fmt, client))
                 if "lmdb" in jobs:
-                    results["lmdb", label] = best(
-                        args.repeat, lambda d: make_lmdb(d / "env", n),
-                        lambda _, d, c=client: migrate_lmdb_ranges(
-                            d / "env", transcoder, c, ranges=RANGES))
+                    results["lmdb", label] = best(args.repeat, env, ranges(client))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    names = {"parquet": "Parquet -> parts", "lmdb": "LMDB migration"}
+    names = {"parquet": "Parquet -> parts", "sst": "Parquet -> SST",
+             "lmdb": "LMDB migration"}
     out = []
     for job in jobs:
-        base = results[job, "one process"]
+        base = results[job, "one process"][0] if (job, "one process") in results else None
         for how in ("one process", "1 worker", "2 workers"):
-            seconds = results[job, how]
+            if (job, how) not in results:
+                continue  # SST: no one-process version to compare with
+            seconds, spans = results[job, how]
             out.append([names[job], how, f"{n:,}", f"{seconds:.2f}", f"{n / seconds:,.0f}",
-                        f"{base / seconds:.2f}",
+                        "-" if base is None else f"{base / seconds:.2f}",
                         "-" if how == "one process"
-                        else f"{results[job, '1 worker'] / seconds:.2f}"])
-    print(to_text(table(["job", "run on", "rows", "s", "rows/s", "/ one proc", "/ 1 worker"], out,
+                        else f"{results[job, '1 worker'][0] / seconds:.2f}", spans])
+    print(to_text(table(["job", "run on", "rows", "s", "rows/s", "/ one proc", "/ 1 worker",
+                         "where the time went (s)"], out,
                title=f"scale-out on dask.distributed, min of {args.repeat} "
-                     f"(cores: {os.cpu_count()})"), width=120))
+                     f"(cores: {os.cpu_count()})"), width=160))
 
 
 if __name__ == "__main__":
