@@ -13,10 +13,11 @@ run, on the same data, the store's own copy without transcoding (the ceilings):
   synced write per batch, as the migration writes.
 
 The migration's keys per second are given as a ratio to each ceiling (the fastest of the
-repeats of each). Each store and size runs in a fresh process, whose peak resident memory
-(``ru_maxrss``) is read before and after the migration (the ceilings run after it), so the
-difference is what the migration itself held: it must not grow with the number of keys.
-LMDB's figure includes the pages of the memory-mapped environments it read.
+repeats of each). Each store and size runs in a fresh process (the stores are made by
+another), whose peak resident memory (``ru_maxrss``) is read before and after its first
+migration (the ceilings run after it), so the difference is what the migration itself held:
+it must not grow with the number of keys. LMDB's figure includes the pages of the
+memory-mapped environments it read, which the operating system can drop at will.
 
     python3 benchmarks/bench_migrate.py [--sizes 200000,1000000] [--stores sqlite,lmdb,rocksdb]
                                         [--repeat N] [--batch-size N]
@@ -185,23 +186,26 @@ STORES: dict[str, tuple[Callable[..., None], Callable[..., MigrationReport],
 
 
 def child(store: str, tmp: str, n: int, batch: int, repeat: int) -> dict[str, Any]:
-    """One store and size, in this (fresh) process: the best migration and best ceilings."""
-    make, migrate, ceilings = STORES[store]
+    """One store and size, in this (fresh) process: the best migration and best ceilings.
+    Each store is made by another process, so that this one's peak memory is the
+    migration's (read around the first, before anything else ran here)."""
+    _, migrate, ceilings = STORES[store]
     t = Transcoder("fdb-tuple", "skv", SCHEMA)
     best: dict[str, Any] = {}
     best_ceilings: dict[str, float] = {}
+    held = None
     for r in range(repeat):
         path = os.path.join(tmp, f"{store}{r}")
-        make(path, n)
+        subprocess.run([sys.executable, __file__, "--make", store, path, str(n)], check=True)
         before = rss_kib()
         started = time.perf_counter()
         report = migrate(path, t, batch)
         seconds = time.perf_counter() - started
-        after = rss_kib()
+        if held is None:
+            held = rss_kib() - before
         if not best or seconds < best["seconds"]:
             best = {"seconds": seconds, "copy_s": report.copy_s, "verify_s": report.verify_s,
-                    "swap_s": report.swap_s, "rss_before_kib": before, "rss_after_kib": after,
-                    "migrated": report.keys}
+                    "swap_s": report.swap_s, "rss_held_kib": held, "migrated": report.keys}
         for name, s in ceilings(path, batch).items():  # on the migrated data: same sizes
             best_ceilings[name] = min(best_ceilings.get(name, s), s)
         (shutil.rmtree if os.path.isdir(path) else os.unlink)(path)
@@ -218,6 +222,10 @@ def run(store: str, size: int, batch: int, repeat: int) -> dict[str, Any]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--make"]:
+        store, path, n = sys.argv[2:5]
+        STORES[store][0](path, int(n))
+        return
     if sys.argv[1:2] == ["--child"]:
         store, tmp, n, batch, repeat = sys.argv[2:7]
         print(json.dumps(child(store, tmp, int(n), int(batch), int(repeat))))
@@ -239,7 +247,7 @@ def main() -> None:
             ceilings = "\n".join(f"{name} {keys / s / 1000:,.0f}k" for name, s in
                                  r["ceilings"].items())
             ratios = "\n".join(f"{rate / (keys / s):.2f}" for s in r["ceilings"].values())
-            held = (r["rss_after_kib"] - r["rss_before_kib"]) / 1024
+            held = r["rss_held_kib"] / 1024
             lines.append([store, f"{keys:,}", f"{r['seconds']:.2f}", f"{rate / 1000:,.0f}k",
                           *phases, ceilings, ratios, f"{held:.1f}"])
     show(table(["store", "keys", "s", "keys/s", "copy", "verify", "swap",

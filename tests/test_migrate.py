@@ -916,6 +916,29 @@ def test_sqlite_verify_compares_every_row(tmp_path: Path, change: str) -> None:
     assert_sqlite_migrated(db, expected)
 
 
+def test_sqlite_verify_tells_a_missing_row_from_a_null_column(tmp_path: Path) -> None:
+    """A table of a key and one other column, NULL in some rows: the verification compares
+    that column's values themselves, so a row whose new key is missing must not pass as "its
+    value is None" (the row is not there, which is not a NULL)."""
+    db = tmp_path / "kv.db"
+    values = [("t", n) for n in range(300)]
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("CREATE TABLE kv (k BLOB PRIMARY KEY, v BLOB)")
+        conn.executemany("INSERT INTO kv VALUES (?, ?)",
+                         [(FDB.encode(v), None if v[1] % 3 else b"x") for v in values])
+        conn.commit()
+    with pytest.raises(Stop):
+        migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100, progress=stop_after(200))
+    with closing(sqlite3.connect(db)) as conn:  # a copied row with a NULL, under another key
+        conn.execute(f"UPDATE kv{NEW_SUFFIX} SET k = ? WHERE k = ?",
+                     (SKV.encode(("t", -1)), SKV.encode(("t", 1))))
+        conn.commit()
+    before = table_rows(db)
+    with pytest.raises(MigrationError, match="not in the new table as it is in the old one"):
+        migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=100)
+    assert table_rows(db) == before
+
+
 def test_sqlite_triggers_survive_the_swap(tmp_path: Path) -> None:
     db = tmp_path / "kv.db"
     make_table(db, sample_values(20))

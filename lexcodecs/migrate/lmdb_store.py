@@ -40,7 +40,7 @@ from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep
+from .verify import _check_batch_size, _Lockstep, _verify_chunk
 
 __all__ = ["migrate_lmdb"]
 
@@ -218,7 +218,7 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
     if phase is not None:  # each old entry and each new entry is one step
         phase("verifying", old_count + new_count)
     done = 0
-    step = max(batch_size, 2)
+    step = _verify_chunk(batch_size)
     if old_count != new_count:
         raise MigrationError(f"the source holds {old_count} keys but the new environment "
                              f"{new_count}: two keys have the same new key (the target "

@@ -36,7 +36,8 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from itertools import islice
+from collections.abc import Iterator
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep
+from .verify import _check_batch_size, _Lockstep, _verify_chunk
 
 __all__ = ["migrate_rocksdb"]
 
@@ -209,14 +210,10 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
         watch = _OrderWatch(report, last_new,
                             None if last_new is None else t._target.decode(last_new))
         count = state["counts"].get(name, 0)
-        entries = source.family(name).items(from_key=last_key)
-        if last_key is not None:  # from_key is inclusive: skip the key already copied
-            first = next(entries, None)
-            if first is not None and first[0] != last_key:
-                entries = _chain_one(first, entries)
+        keys_from, values_from = _entries(source.family(name), last_key)
         new_key = kernel.new_key(t, _refuser(name), watch, check=check_next)
-        while read := list(islice(entries, batch_size)):
-            keys, stored = [key for key, _ in read], [value for _, value in read]
+        while keys := list(islice(keys_from, batch_size)):
+            stored = list(islice(values_from, len(keys)))
             new_keys = list(map(new_key, keys))
             new_key.check = check_next = False  # verify checks every key; the copy its first
             batch = rocksdict.WriteBatch(raw_mode=True)
@@ -226,8 +223,8 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             for new, value in zip(new_keys, stored):
                 put(new, value)
             target.write(batch, sync)
-            count += len(read)
-            report.keys += len(read)
+            count += len(keys)
+            report.keys += len(keys)
             state["counts"][name] = count
             state.update(last_key=keys[-1].hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
@@ -249,9 +246,20 @@ def _refuser(family: str) -> kernel.Refuse:
     return refuse
 
 
-def _chain_one(first: Any, rest: Any) -> Any:
-    yield first
-    yield from rest
+def _entries(family: Any, last_key: bytes | None) -> tuple[Iterator[bytes], Iterator[bytes]]:
+    """The keys and the values of *family* after *last_key* (from the first without one), as
+    two iterators in step: rocksdict reads keys alone and values alone faster than (key,
+    value) pairs (measured: 294 + 311 ns an entry against 715)."""
+    keys, values = family.keys(from_key=last_key), family.values(from_key=last_key)
+    if last_key is not None:  # from_key is inclusive: skip the key already copied
+        first = next(keys, None)
+        if first is None:
+            return iter(()), iter(())
+        if first == last_key:
+            next(values, None)
+        else:
+            keys = chain((first,), keys)
+    return keys, values
 
 
 def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport,
@@ -268,17 +276,18 @@ def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport
     for name in state["families"]:
         family = target if name == "default" else target.get_column_family(name)
         walk = _Lockstep(t, report, family.get, f"new database (column family {name})")
-        old, new = source.family(name).items(), family.items()
+        old_keys, old_values = _entries(source.family(name), None)
+        new_keys, new_values = _entries(family, None)
         count = 0
-        while batch := list(islice(old, batch_size)):
-            other = list(islice(new, len(batch)))
-            walk.see_batch([key for key, _ in batch], [value for _, value in batch],
-                           [key for key, _ in other], [value for _, value in other])
-            count += len(batch)
-            done += 2 * len(batch)
+        while keys := list(islice(old_keys, _verify_chunk(batch_size))):
+            n = len(keys)
+            walk.see_batch(keys, list(islice(old_values, n)), list(islice(new_keys, n)),
+                           list(islice(new_values, n)))
+            count += n
+            done += 2 * n
             if progress is not None:
                 progress(done)
-        extra = sum(1 for _ in new)
+        extra = sum(1 for _ in new_keys)
         if extra or count != state["counts"].get(name, 0):
             raise MigrationError(
                 f"column family {name}: the original holds {count} entries, the new database "

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import chain, islice
 from operator import le
-from typing import Any
+from typing import Any, Final
 
 from ..errors import LexCodecError
 from ..model import identical, key_function
@@ -54,6 +54,16 @@ __all__: list[str] = []
 _PLAIN: frozenset[type] = frozenset({str, bytes, int, type(None)})
 
 Values = tuple[Any, ...]
+
+#: the most entries of each store the verification reads and compares at a time: enough to
+#: keep the per-key work in C, few enough to stay in the processor's caches (measured: with
+#: 100,000 at a time, verifying was 15-20 % slower than with 4,096, and held 100 MB)
+VERIFY_CHUNK: Final = 4096
+
+
+def _verify_chunk(batch_size: int) -> int:
+    """Entries per step of a verification: the batch size, up to :data:`VERIFY_CHUNK`."""
+    return max(2, min(batch_size, VERIFY_CHUNK))
 
 
 def _check_batch_size(batch_size: int) -> None:
