@@ -2,9 +2,10 @@
 
 Each built-in codec has one Cython module, ``lexcodecs/codecs/<name>/_compiled.pyx``, and they
 share the inline machinery of ``lexcodecs/_engine.pxd``; ``lexcodecs/migrate/_compiled.pyx`` does
-the migration's per-key work. The normal install builds them. Without
-a C compiler (or without Cython) the build warns once and leaves them out, and lexcodecs runs
-its reference Python, with the same results (``lexcodecs._impl`` warns again at run time).
+the migration's per-key work, and ``lexcodecs/columnar/_kernel.pyx`` writes the keys of whole
+Arrow batches. The normal install builds them. Without a C compiler (or without Cython) the
+build warns once and leaves them out, and lexcodecs runs its reference Python, with the same
+results (``lexcodecs._impl`` warns again at run time).
 ``LEXCODECS_REQUIRE_COMPILED=1`` turns a failed build into an error: ``.ci/run`` sets it, so a
 broken build cannot hide behind the reference code.
 """
@@ -49,6 +50,7 @@ class OptionalBuildExt(build_ext):
 def _extensions() -> list[Extension]:
     sources = sorted(glob.glob("lexcodecs/codecs/*/_compiled.pyx", root_dir=ROOT))
     sources.append("lexcodecs/migrate/_compiled.pyx")  # the migration's per-key work
+    sources.append("lexcodecs/columnar/_kernel.pyx")  # keys of whole Arrow batches
     extensions = [
         Extension(source[:-len(".pyx")].replace("/", "."), [source],
                   extra_compile_args=["-O2"])

@@ -1,0 +1,345 @@
+"""``encode_arrow`` and ``decode_arrow``: keys for Arrow tables, and typed columns back.
+
+Theory of operation: the row API (``codec.bind(schema).encode``) is the definition of every
+key. ``encode_arrow`` reaches the same bytes faster where it can: for a built-in codec with
+its default options, when every key field has a piece in :mod:`.pieces` and its column is
+an Arrow integer, float, bool, string, binary, timestamp, date32 or duration column the
+piece takes (:func:`_source_fits`), the compiled kernel (``_kernel.pyx``) writes every key in
+one pass over the Arrow buffers into one data buffer and its int32 offsets. Rows it
+declines (a value out of the field's range, a NaN, a NULL the field refuses, ...) are
+written by the row API and copied in by a second kernel pass. Anything else -- another
+codec, options, a column type the kernel does not read, a kernel that is not built -- goes
+through the row API for the whole batch (the compiled row encoder), costing what the row API
+costs plus the Arrow conversions.
+
+Every error is the row API's own, for the whole row, with the row's index in its message.
+
+Values reach the row API as ``to_pylist`` gives them, with the Parquet reader's conventions
+(:mod:`lexcodecs.sources.parquet`) for what Arrow holds differently: timestamps and
+durations as whole microseconds (floored), a timestamp without a time zone as UTC, dates as
+UTC midnights, a 16-byte binary in a ``uuid`` field (or an ``arrow.uuid`` column) as a UUID.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import uuid
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..codec import Codec, SchemaLike
+from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError
+from ..registry import get_codec
+from ..schema import KeySchema
+from . import pieces
+
+try:
+    from . import _kernel as _built
+except ImportError:  # not built: the row API does every batch
+    _built = None  # type: ignore[assignment]
+_kernel = _built
+
+__all__ = ["INSTALL_HINT", "arrow_type_for", "decode_arrow", "encode_arrow", "kernel_available"]
+
+INSTALL_HINT: Final = "columnar encoding needs pyarrow: pip install 'lexcodecs[arrow]'"
+
+_EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+#: microseconds per unit, as (multiplier, divisor): the Parquet reader's table
+_MICROS: Final[dict[str, tuple[int, int]]] = {"s": (1_000_000, 1), "ms": (1000, 1),
+                                              "us": (1, 1), "ns": (1, 1000)}
+#: the most bytes a BinaryArray's int32 offsets address
+_BINARY_LIMIT: Final = 2**31 - 1
+
+
+def kernel_available() -> bool:
+    """Whether the compiled kernel is built (else every batch takes the row API)."""
+    return _kernel is not None
+
+
+def _pa() -> Any:
+    try:
+        import pyarrow
+    except ImportError:
+        raise SchemaError(INSTALL_HINT) from None
+    return pyarrow
+
+
+def _codec(codec: Codec | str) -> Codec:
+    # a name means the codec with its default options, built once: its bind cache then
+    # serves every call (a new codec object would bind the schema again each time)
+    return _default(codec) if isinstance(codec, str) else codec
+
+
+def _with_row(exc: LexCodecError, row: int) -> LexCodecError:
+    """The row API's error, its message naming the row of the batch."""
+    exc.reason = f"{exc.reason} (encode_arrow: row {row})"
+    exc.args = (exc.reason,)
+    return exc
+
+
+# -- Arrow -> Python values for the row API -------------------------------------------------
+
+
+def _time_values(array: Any, make: Callable[[int], Any]) -> list[Any]:
+    pa = _pa()
+    times, divide = _MICROS[array.type.unit]
+    out: list[Any] = []
+    for n in array.cast(pa.int64()).to_pylist():
+        try:
+            out.append(None if n is None else make(n * times // divide))
+        except OverflowError:
+            raise EncodeError("a time value beyond Python's datetime range", value=n,
+                              expected="the years 1..9999 (±999999999 days)") from None
+    return out
+
+
+def _python_values(array: Any, field_type: str) -> list[Any]:
+    """The values of one Arrow column as the row API takes them (the module's conventions)."""
+    pa = _pa()
+    kind = array.type
+    if isinstance(kind, pa.BaseExtensionType):
+        if kind.extension_name == "arrow.uuid":
+            return [None if b is None else uuid.UUID(bytes=b) for b in array.storage.to_pylist()]
+        return _python_values(array.storage, field_type)
+    if pa.types.is_dictionary(kind):
+        return _python_values(array.dictionary_decode(), field_type)
+    if pa.types.is_timestamp(kind):
+        return _time_values(array, lambda us: _EPOCH + dt.timedelta(microseconds=us))
+    if pa.types.is_duration(kind):
+        return _time_values(array, lambda us: dt.timedelta(microseconds=us))
+    if pa.types.is_date(kind):
+        try:
+            days = array.to_pylist()
+        except (ValueError, OverflowError):  # Arrow's date beyond Python's years 1..9999
+            raise EncodeError("a date beyond Python's datetime range",
+                              expected="the years 1..9999") from None
+        return [None if d is None else dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
+                for d in days]
+    values = list(array.to_pylist())
+    if field_type == "uuid" and pa.types.is_fixed_size_binary(kind) and kind.byte_width == 16:
+        return [None if b is None else uuid.UUID(bytes=b) for b in values]
+    return values
+
+
+def _columns(data: Any, schema: KeySchema) -> list[Any]:
+    """The key columns of *data*, in schema order, each one Arrow array."""
+    pa = _pa()
+    if not isinstance(data, (pa.Table, pa.RecordBatch)):
+        raise SchemaError("encode_arrow takes a pyarrow.Table or RecordBatch",
+                          value=type(data).__name__, expected="pyarrow.Table or RecordBatch")
+    names = list(data.schema.names)
+    out = []
+    for f in schema.fields:
+        if names.count(f.name) != 1:
+            raise SchemaError("no single column of that name in the table", field_name=f.name,
+                              expected="one column per key field: " + ", ".join(names))
+        column = data.column(f.name)
+        if isinstance(column, pa.ChunkedArray):
+            column = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+        out.append(column)
+    return out
+
+
+def _row_api(data: Any, schema: KeySchema, codec: Codec, columns: list[Any]) -> Any:
+    """The whole batch through the row API: what a user would write, plus the conversions."""
+    pa = _pa()
+    encode = codec.bind(schema).encode
+    values = [_python_values(c, f.type) for c, f in zip(columns, schema.fields)]
+    keys: list[bytes] = []
+    for i, row in enumerate(zip(*values)):
+        try:
+            keys.append(encode(row))
+        except LexCodecError as exc:
+            raise _with_row(exc, i) from None
+    _check_size(sum(map(len, keys)))
+    return pa.array(keys, pa.binary())
+
+
+def _check_size(used: int) -> None:
+    if used > _BINARY_LIMIT:
+        raise EncodeError("the keys of one batch exceed 2 GiB (a BinaryArray's limit)",
+                          value=used, expected="a smaller batch")
+
+
+# -- the kernel's plan -----------------------------------------------------------------------
+
+
+def _source(column: Any) -> tuple[int, int, int] | None:
+    """How the kernel reads *column*: (source kind, and for a time its microseconds per unit
+    as multiplier and divisor), or None when it does not."""
+    pa = _pa()
+    kind = column.type
+    if pa.types.is_timestamp(kind) or pa.types.is_duration(kind):
+        return (pieces.TIME64_SOURCE, *_MICROS[kind.unit])
+    if pa.types.is_date32(kind):
+        return pieces.TIME32_SOURCE, 86_400_000_000, 1
+    source = pieces.SOURCES.get(str(kind))
+    return None if source is None else (source, 0, 0)
+
+
+def _source_fits(column: Any, source: int, piece: pieces.Piece, field_type: str) -> bool:
+    """Whether a column of *source* kind feeds *piece* the values the row API gets from it."""
+    pa = _pa()
+    if source in pieces.INT_SOURCES:
+        return piece.writer in pieces.INT_WRITERS and not piece.time
+    if source in (pieces.TIME64_SOURCE, pieces.TIME32_SOURCE):
+        duration = pa.types.is_duration(column.type)
+        return piece.time and (field_type == "duration") == duration
+    if source in pieces.TEXT_SOURCES:
+        text = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+        return piece.writer == pieces.WRITERS["bytes"] and (field_type == "string") == text
+    if source == pieces.BOOL_SOURCE:
+        return piece.writer == pieces.WRITERS["bool"]
+    # a float64 column into a float32 field would round: each codec has its own rule
+    return piece.writer in pieces.FLOAT_WRITERS and (
+        field_type != "float32" or source == pieces.F32_SOURCE)
+
+
+def _address(buffer: Any) -> int:
+    return 0 if buffer is None else int(buffer.address)
+
+
+@functools.cache
+def _default(name: str) -> Codec:
+    """The built-in codec *name* with its default options (built once: the kernel's tables
+    are for that one)."""
+    return get_codec(name)
+
+
+def _plan(codec: Codec, schema: KeySchema, columns: list[Any]) -> list[tuple[Any, ...]] | None:
+    """The kernel's rows, one per field (``_kernel.pyx``'s ``_load``), or None when any part
+    of the batch is not the kernel's."""
+    name = getattr(codec, "name", None)
+    if _kernel is None or not isinstance(name, str) or name not in pieces.CODECS:
+        return None
+    registered = _default(name)
+    if type(codec) is not type(registered) or codec != registered:
+        return None  # options: the row API
+    plan: list[tuple[Any, ...]] = []
+    for f, column in zip(schema.fields, columns):
+        piece = pieces.piece_of(name, f)
+        source = _source(column)
+        if piece is None or source is None or not _source_fits(column, source[0], piece, f.type):
+            return None
+        buffers = column.buffers()
+        valid = _address(buffers[0]) if column.null_count else 0
+        data = _address(buffers[2]) if len(buffers) > 2 else 0
+        null = pieces.null_bytes(codec, f, piece) if column.null_count else None
+        plan.append((source[0], valid, _address(buffers[1]), column.offset, piece.writer,
+                     piece.width, piece.flags, piece.lo, piece.hi, piece.prefix, piece.suffix,
+                     null, *piece.bools, piece.layout, piece.max_length, data, *source[1:]))
+    return plan
+
+
+def _run_kernel(plan: list[tuple[Any, ...]], rows: int, codec: pieces.CodecPieces,
+                overrides: dict[int, bytes] | None) -> tuple[Any, Any, list[int]]:
+    """One kernel pass: (data buffer, offsets buffer, declined rows)."""
+    pa = _pa()
+    assert _kernel is not None
+    sep = codec.separator
+    data = pa.allocate_buffer(_kernel.capacity(plan, rows, sep, overrides), resizable=True)
+    offsets = pa.allocate_buffer(4 * (rows + 1))
+    used, declined = _kernel.encode_rows(plan, rows, sep, codec.tail, data.address,
+                                         data.size, offsets.address, overrides)
+    _check_size(used)
+    data.resize(used)
+    return data, offsets, declined
+
+
+def encode_arrow(data: Any, schema: SchemaLike, codec: Codec | str) -> Any:
+    """The keys of every row of *data* (a ``pyarrow.Table`` or ``RecordBatch``), as a
+    ``pyarrow.BinaryArray``: ``keys[i] == codec.bind(schema).encode(row i)``, byte for byte.
+
+    The key columns are found by the schema's field names. Errors are the row API's, with
+    the row's index in the message.
+    """
+    pa = _pa()
+    parsed = KeySchema.coerce(schema)
+    real = _codec(codec)
+    bound = real.bind(parsed)
+    columns = _columns(data, parsed)
+    rows = data.num_rows
+    plan = _plan(real, parsed, columns)
+    if plan is None:
+        return _row_api(data, parsed, real, columns)
+    table = pieces.CODECS[real.name]
+    keys, offsets, declined = _run_kernel(plan, rows, table, None)
+    if declined:
+        overrides: dict[int, bytes] = {}
+        for i in declined:
+            try:
+                row = tuple(_python_values(c.slice(i, 1), f.type)[0]
+                            for c, f in zip(columns, parsed.fields))
+                overrides[i] = bound.encode(row)
+            except LexCodecError as exc:
+                raise _with_row(exc, i) from None
+        keys, offsets, declined = _run_kernel(plan, rows, table, overrides)
+    return pa.Array.from_buffers(pa.binary(), rows, [None, offsets, keys])
+
+
+# -- decoding -------------------------------------------------------------------------------
+
+_ARROW_OF: Final[dict[str, Callable[[Any], Any]]] = {
+    "bool": lambda pa: pa.bool_(), "string": lambda pa: pa.string(),
+    "bytes": lambda pa: pa.binary(),
+    "int8": lambda pa: pa.int8(), "int16": lambda pa: pa.int16(),
+    "int32": lambda pa: pa.int32(), "int64": lambda pa: pa.int64(),
+    "uint8": lambda pa: pa.uint8(), "uint16": lambda pa: pa.uint16(),
+    "uint32": lambda pa: pa.uint32(), "uint64": lambda pa: pa.uint64(),
+    "float32": lambda pa: pa.float32(), "float64": lambda pa: pa.float64(),
+    "timestamp": lambda pa: pa.timestamp("us", tz="UTC"),
+    "duration": lambda pa: pa.duration("us"),
+    "uuid": lambda pa: pa.uuid(),
+}
+
+
+def arrow_type_for(field_type: str) -> Any:
+    """The Arrow type :func:`decode_arrow` gives a field type (None: inferred from the
+    values, as for ``int``, ``decimal`` and ``tuple``)."""
+    make = _ARROW_OF.get(field_type)
+    return None if make is None else make(_pa())
+
+
+def _uuid_column(values: list[Any]) -> Any:
+    pa = _pa()
+    raw = [None if v is None else v.bytes for v in values]
+    return pa.ExtensionArray.from_storage(pa.uuid(), pa.array(raw, pa.binary(16)))
+
+
+def decode_arrow(keys: Any, schema: SchemaLike, codec: Codec | str) -> Any:
+    """The typed columns of *keys* (a ``pyarrow`` BinaryArray, LargeBinaryArray or a
+    ChunkedArray of them), as a ``pyarrow.Table`` with one column per field (types by
+    :func:`arrow_type_for`). Each key decodes as ``codec.bind(schema).decode`` does; a NULL
+    key is refused."""
+    pa = _pa()
+    parsed = KeySchema.coerce(schema)
+    decode = _codec(codec).bind(parsed).decode
+    if isinstance(keys, pa.ChunkedArray):
+        keys = keys.combine_chunks()
+    if not isinstance(keys, pa.Array) or not (pa.types.is_binary(keys.type)
+                                              or pa.types.is_large_binary(keys.type)):
+        raise DecodeError("decode_arrow takes a pyarrow BinaryArray of keys",
+                          value=type(keys).__name__, expected="pyarrow.BinaryArray")
+    if keys.null_count:
+        raise DecodeError("a NULL key", expected="a key in every row")
+    rows = []
+    for i, key in enumerate(keys.to_pylist()):
+        try:
+            rows.append(decode(key))
+        except LexCodecError as exc:
+            exc.reason = f"{exc.reason} (decode_arrow: row {i})"
+            exc.args = (exc.reason,)
+            raise
+    columns = list(zip(*rows)) if rows else [() for _ in parsed.fields]
+    arrays = []
+    for f, column in zip(parsed.fields, columns):
+        values = list(column)
+        if f.type == "uuid":
+            arrays.append(_uuid_column(values))
+            continue
+        try:
+            arrays.append(pa.array(values, arrow_type_for(f.type)))
+        except (pa.ArrowException, OverflowError, TypeError) as exc:
+            raise DecodeError(f"field {f.name!r}: values Arrow cannot hold ({exc})") from None
+    return pa.Table.from_arrays(arrays, names=[f.name for f in parsed.fields])

@@ -1,0 +1,324 @@
+"""Columnar encoding (issue 17 item 3): ``encode_arrow`` is the row API, byte for byte.
+
+The property: for every built-in codec and a spread of schemas (each Arrow-holdable field
+type the codec takes, ascending and descending, NULLs first, last and natural, columns
+sliced so that Arrow's offsets are not zero), the keys of ``encode_arrow(table)`` are
+``[bound.encode(row) for row in rows]``, or both refuse with the same error type; with the
+kernel and without it (the row API path); and ``decode_arrow`` of those keys gives the rows
+``bound.decode`` gives. The other tests pin what the property cannot see: that the kernel
+really writes the fixed-width batches, the integer and float edges, errors naming the row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lexcodecs import KeySchema, available_codecs, get_codec
+from lexcodecs.errors import DecodeError, EncodeError, LexCodecError, SchemaError
+from lexcodecs.schema import Field
+
+pa = pytest.importorskip("pyarrow")
+from lexcodecs.columnar import arrow as columnar  # noqa: E402
+from lexcodecs.columnar import decode_arrow, encode_arrow, kernel_available  # noqa: E402
+
+BUILT_IN = ["fdb-tuple", "lexkey", "lexkey-legacy", "orderly", "skv", "sqlite4"]
+
+
+def _bits(t: str) -> int:
+    return int(t.lstrip("uint"))
+
+
+#: Arrow column name -> (Arrow type, values of it)
+COLUMNS: dict[str, tuple[Any, st.SearchStrategy[Any]]] = {
+    **{t: (getattr(pa, t)(), st.integers(-(2 ** (_bits(t) - 1)), 2 ** (_bits(t) - 1) - 1))
+       for t in ("int8", "int16", "int32", "int64")},
+    **{t: (getattr(pa, t)(), st.integers(0, 2 ** _bits(t) - 1))
+       for t in ("uint8", "uint16", "uint32", "uint64")},
+    "bool": (pa.bool_(), st.booleans()),
+    "float64": (pa.float64(), st.floats(width=64)),
+    "float32": (pa.float32(), st.floats(width=32)),
+    "string": (pa.string(), st.text(max_size=6)),
+    "bytes": (pa.binary(), st.binary(max_size=6)),
+    "timestamp": (pa.timestamp("us", tz="UTC"),
+                  st.datetimes(dt.datetime(1900, 1, 1), dt.datetime(2200, 1, 1),
+                               timezones=st.just(dt.UTC))),
+    "duration": (pa.duration("us"), st.timedeltas(dt.timedelta(days=-10**5),
+                                                  dt.timedelta(days=10**5))),
+}
+#: other Arrow types of the same fields: name -> (field type, Arrow type, values)
+OTHER_ARROW: dict[str, tuple[str, Any, st.SearchStrategy[Any]]] = {
+    "large_string": ("string", pa.large_string(), st.text(max_size=6)),
+    "large_binary": ("bytes", pa.large_binary(), st.binary(max_size=6)),
+    "timestamp_ns": ("timestamp", pa.timestamp("ns"), st.integers(-(2**63) + 1, 2**63 - 1)),
+    "timestamp_s": ("timestamp", pa.timestamp("s", tz="Europe/Paris"),
+                    st.integers(-(2**40), 2**40)),
+    "timestamp_ms": ("timestamp", pa.timestamp("ms"), st.integers(-(2**50), 2**50)),
+    "date32": ("timestamp", pa.date32(),
+               st.integers(-(10**5), 10**5) | st.integers(-(4 * 10**6), 4 * 10**6)),
+    "duration_ns": ("duration", pa.duration("ns"), st.integers(-(2**63) + 1, 2**63 - 1)),
+    "uuid": ("uuid", pa.binary(16), st.binary(min_size=16, max_size=16)),
+    "decimal": ("decimal", pa.decimal128(12, 3),
+                st.decimals(-(10**6), 10**6, places=3, allow_nan=False, allow_infinity=False)),
+    "dictionary": ("string", pa.dictionary(pa.int8(), pa.string()), st.text(max_size=3)),
+}
+#: a column into a field of another type (range refusals and conversions: the row API's)
+CROSS = [("int32", "int64"), ("int64", "int32"), ("uint64", "int64"), ("int64", "uint64"),
+         ("int64", "int"), ("uint64", "int"), ("int8", "uint8"), ("uint32", "int16"),
+         ("float32", "float64"), ("float64", "float32"), ("int64", "float64"),
+         ("bool", "int64"), ("string", "bytes"), ("bytes", "string"), ("int64", "timestamp")]
+
+
+@st.composite
+def cases(draw: st.DrawFn, codec_name: str
+          ) -> tuple[KeySchema, Any, list[tuple[Any, ...]] | LexCodecError]:
+    codec = get_codec(codec_name)
+    fields, columns = [], {}
+    for i in range(draw(st.integers(1, 3))):
+        way = draw(st.integers(0, 5))
+        if way == 0:
+            arrow_name, field_type = draw(st.sampled_from(CROSS))
+            kind, values = COLUMNS[arrow_name]
+        elif way == 1:
+            field_type, kind, values = OTHER_ARROW[draw(st.sampled_from(sorted(OTHER_ARROW)))]
+        else:
+            arrow_name = field_type = draw(st.sampled_from(sorted(COLUMNS)))
+            kind, values = COLUMNS[arrow_name]
+        field = Field(f"f{i}", field_type, draw(st.booleans()),
+                      draw(st.sampled_from([None, "first", "last"])))
+        for candidate in (field, Field(f"f{i}", field_type)):
+            try:
+                codec.bind(KeySchema((candidate,)))
+            except SchemaError:
+                continue
+            fields.append(candidate)
+            columns[candidate.name] = (kind, st.none() | values if draw(st.booleans())
+                                       else values)
+            break
+    if not fields:  # every drawn type refused: one int64 field, which every codec takes
+        fields.append(Field("f9", "int64"))
+        columns["f9"] = (pa.int64(), COLUMNS["int64"][1])
+    rows, skip = draw(st.integers(0, 12)), draw(st.integers(0, 9))
+    # built longer and sliced: every column starts at a non-zero Arrow offset (bits too)
+    data = {name: pa.array([draw(v) for _ in range(rows + skip)], kind).slice(skip)
+            for name, (kind, v) in columns.items()}
+    table = pa.table(data)
+    schema = KeySchema(tuple(fields))
+    try:
+        py_values = [columnar._python_values(data[f.name], f.type) for f in fields]
+    except EncodeError as exc:  # beyond Python's datetime: the conversion's own refusal
+        return schema, table, exc
+    return schema, table, list(zip(*py_values))
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b
+
+
+@pytest.mark.parametrize("codec_name", BUILT_IN)
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_encode_arrow_is_the_row_api(codec_name: str, data: st.DataObject,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    schema, table, rows = data.draw(cases(codec_name))
+    with monkeypatch.context() as patch:
+        if data.draw(st.booleans(), label="without the kernel"):
+            patch.setattr(columnar, "_kernel", None)
+        try:
+            bound = get_codec(codec_name).bind(schema)
+        except SchemaError:  # fields each fine alone, not together (orderly's termination)
+            with pytest.raises(SchemaError):
+                encode_arrow(table, schema, codec_name)
+            return
+        try:
+            if isinstance(rows, LexCodecError):
+                raise rows
+            expected = [bound.encode(row) for row in rows]
+        except LexCodecError as exc:
+            with pytest.raises(type(exc)):
+                encode_arrow(table, schema, codec_name)
+            return
+        keys = encode_arrow(table, schema, codec_name)
+        assert isinstance(keys, pa.BinaryArray)
+        assert keys.to_pylist() == expected
+        assert keys.null_count == 0
+        if get_codec(codec_name).capabilities.decoding == "none":
+            return
+        try:
+            decoded = [bound.decode(k) for k in expected]
+        except LexCodecError:
+            return
+        back = decode_arrow(keys, schema, codec_name)
+        assert back.column_names == [f.name for f in schema.fields]
+        got = [tuple(back.column(f.name)[i].as_py() for f in schema.fields)
+               for i in range(len(rows))]
+        assert all(_same(x, y) for g, d in zip(got, decoded) for x, y in zip(g, d))
+
+
+#: the fixed-width schemas the kernel writes for every built-in codec that has the types
+FIXED = ["a:int64, b:int64", "a:int32, x:float64", "c:bool, a:int16 desc", "a:uint32, y:float32",
+         "a:int64 desc nulls last, x:float64 desc", "a:int8, b:uint64, c:bool",
+         "a:int, x:float64"]
+#: schemas with a variable-length field the kernel writes for some codecs
+VARIABLE = ["s:string, a:int64", "a:int32, bin:bytes desc", "t:timestamp, s:string desc nulls last",
+            "bin:bytes, t:timestamp"]
+TEXTS = ["", "a", "ü€𝄞", "tenant-07", None, "\x01\xff", "zz" * 9]
+EDGE = [0, 1, -1, 127, -128, 255, -256, 2**15 - 1, -(2**15), 2**31 - 1, -(2**31),
+        2**53 + 1, 2**63 - 1, -(2**63), 10**18, -(10**17), None]
+FLOATS = [0.0, -0.0, 1.5, -2.25, 1e300, -1e-300, math.inf, -math.inf, None, 0.1, 5e-324,
+          123456.789, 1e16, 1e-5, 3.0, -7.0, 2.0**70]
+
+
+def _wrap(v: int | None, field_type: str) -> int | None:
+    """*v* wrapped into an int field type's range (the edges stay edges)."""
+    if v is None or field_type == "int":
+        return v
+    bits = _bits(field_type)
+    v %= 2**bits
+    if field_type == "uint64":  # 2**64 - 1 is fdb-tuple's long form, a declined row
+        return min(v, 2**64 - 2)
+    return v - 2**bits if not field_type.startswith("u") and v >= 2 ** (bits - 1) else v
+
+
+def _column(name: str, field_type: str) -> Any:
+    if name in "ab":
+        values = EDGE if name == "a" else EDGE[::-1]
+        kind = pa.int64() if field_type == "int" else getattr(pa, field_type)()
+        return pa.array([_wrap(v, field_type) for v in values], kind)
+    if name in ("s", "bin"):
+        texts = (TEXTS * len(EDGE))[:len(EDGE)]
+        if name == "s":
+            return pa.array(texts, pa.string())
+        return pa.array([None if t is None else t.encode() + b"\x00" for t in texts])
+    if name == "t":
+        return pa.array([v if v is None else v // 1000 for v in EDGE], pa.timestamp("ns"))
+    if name == "c":
+        return pa.array(([True, False, None] * len(EDGE))[:len(EDGE)])
+    return pa.array(FLOATS, pa.float64() if name == "x" else pa.float32())
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The edges of every writer, byte-exact, sliced and whole, written by the kernel alone:
+    no batch falls back to the row API and no row is declined to it."""
+
+    def no_fallback(*args: object) -> None:
+        raise AssertionError("the whole batch took the row API")
+    monkeypatch.setattr(columnar, "_row_api", no_fallback)
+    declined: list[int] = []
+    run_kernel = columnar._run_kernel
+
+    def run(*args: Any) -> Any:
+        result = run_kernel(*args)
+        declined.extend(result[2])
+        return result
+    monkeypatch.setattr(columnar, "_run_kernel", run)
+    checked = 0
+    for name in BUILT_IN:
+        for text in FIXED + VARIABLE:
+            schema = KeySchema.parse(text)
+            try:
+                bound = get_codec(name).bind(schema)
+            except SchemaError:
+                continue
+            table = pa.table({f.name: _column(f.name, f.type) for f in schema.fields})
+            rows = list(zip(*(columnar._python_values(table.column(f.name).chunk(0), f.type)
+                              for f in schema.fields)))
+            expected = [bound.encode(row) for row in rows]
+            assert encode_arrow(table, schema, name).to_pylist() == expected, (name, text)
+            assert encode_arrow(table.slice(3), schema, name).to_pylist() == expected[3:]
+            assert declined == [], (name, text)  # every edge is the kernel's own
+            checked += 1
+    assert checked >= 38
+
+
+def test_errors_are_the_row_apis_with_the_row() -> None:
+    table = pa.table({"a": pa.array([1, 2**40, 3], pa.int64()), "x": [0.5, 1.0, math.nan]})
+    for name in ("skv", "fdb-tuple", "sqlite4", "orderly"):
+        with pytest.raises(EncodeError) as info:
+            get_codec(name).bind(KeySchema.parse("a:int32")).encode((2**40,))
+        with pytest.raises(type(info.value), match="row 1") as got:
+            encode_arrow(table, "a:int32", name)
+        assert got.value.codec == name
+        assert got.value.field == 0
+    with pytest.raises(EncodeError, match="row 2"):
+        encode_arrow(table, "x:float64", "skv")  # NaN: skv refuses it
+    with pytest.raises(SchemaError):
+        encode_arrow(table, "missing:int64", "skv")
+    with pytest.raises(SchemaError):
+        encode_arrow({"a": [1]}, "a:int64", "skv")
+
+
+def test_a_batch_past_the_binary_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past a BinaryArray's 2 GiB (here made 30 bytes), on both paths: an EncodeError."""
+    table = pa.table({"a": pa.array([1, 2, 3], pa.int64())})
+    monkeypatch.setattr(columnar, "_BINARY_LIMIT", 30)
+    with pytest.raises(EncodeError, match="2 GiB"):
+        encode_arrow(table, "a:int64", "skv")  # 3 keys of 12 bytes
+    monkeypatch.setattr(columnar, "_kernel", None)
+    with pytest.raises(EncodeError, match="2 GiB"):
+        encode_arrow(table, "a:int64", "skv")
+    assert len(encode_arrow(table.slice(1), "a:int64", "skv")) == 2
+
+
+def test_batches_chunks_and_overrides() -> None:
+    """A RecordBatch, a table of several chunks, NULL rows orderly declines, a NaN sqlite4
+    declines and writes through the row API, an fdb-tuple 2**64 - 1: all the row API's."""
+    values = [5, None, -3, None, 2**31 - 1]
+    chunked = pa.Table.from_batches([
+        pa.record_batch({"a": pa.array(values[:2], pa.int32()), "x": [1.5, math.nan]}),
+        pa.record_batch({"a": pa.array(values[2:], pa.int32()), "x": [None, -0.0, 1e-7]}),
+    ])
+    for name, text in (("orderly", "a:int32, x:float64"), ("sqlite4", "a:int32 desc, x:float64"),
+                       ("fdb-tuple", "a:int32, x:float64")):
+        bound = get_codec(name).bind(KeySchema.parse(text))
+        rows = list(zip(chunked.column("a").to_pylist(), chunked.column("x").to_pylist()))
+        expected = [bound.encode(r) for r in rows]
+        assert encode_arrow(chunked, text, name).to_pylist() == expected
+        batch = chunked.to_batches()[1]
+        assert encode_arrow(batch, text, name).to_pylist() == expected[2:]
+    big = pa.table({"u": pa.array([2**64 - 1, 0, 2**64 - 2], pa.uint64())})
+    bound = get_codec("fdb-tuple").bind(KeySchema.parse("u:uint64"))
+    assert encode_arrow(big, "u:uint64", "fdb-tuple").to_pylist() == \
+        [bound.encode((v,)) for v in big.column("u").to_pylist()]
+
+
+def test_codec_objects_options_and_plugins() -> None:
+    """A Codec object; options the kernel does not write (the row API's bytes); a plugin."""
+    table = pa.table({"a": pa.array([-1, 0, 7], pa.int64())})
+    codec = get_codec("sqlite4", table=3)
+    expected = [codec.bind(KeySchema.parse("a:int64")).encode((v,)) for v in (-1, 0, 7)]
+    assert encode_arrow(table, KeySchema.parse("a:int64"), codec).to_pylist() == expected
+    for name in sorted(set(available_codecs()) - set(BUILT_IN)):
+        try:
+            bound = get_codec(name).bind(KeySchema.parse("a:int64"))
+            expected = [bound.encode((v,)) for v in (-1, 0, 7)]
+        except LexCodecError:
+            continue
+        assert encode_arrow(table, "a:int64", name).to_pylist() == expected
+
+
+def test_decode_arrow_takes_binary_kinds_and_refuses_the_rest() -> None:
+    table = pa.table({"a": pa.array([3, -4], pa.int64()), "x": [0.25, None]})
+    keys = encode_arrow(table, "a:int64, x:float64", "skv")
+    for kind in (keys, keys.cast(pa.large_binary()), pa.chunked_array([keys[:1], keys[1:]])):
+        back = decode_arrow(kind, "a:int64, x:float64", "skv")
+        assert back.to_pylist() == table.to_pylist()
+        assert back.schema.field("a").type == pa.int64()
+    with pytest.raises(DecodeError):
+        decode_arrow(pa.array([b"x", None]), "a:int64", "skv")
+    with pytest.raises(DecodeError):
+        decode_arrow(pa.array(["text"]), "a:int64", "skv")
+    with pytest.raises(DecodeError, match="row 1"):
+        decode_arrow(pa.array([keys[0].as_py(), b"\x42"]), "a:int64, x:float64", "skv")
+
+
+def test_every_codec_is_covered() -> None:
+    assert set(BUILT_IN) <= set(available_codecs())
