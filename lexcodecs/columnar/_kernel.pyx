@@ -774,6 +774,9 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
     cdef uint64_t vsigned = f.vsigned
     cdef const uint64_t* v64 = <const uint64_t*>f.values
     cdef const double* d64 = <const double*>f.values
+    cdef const float* f32 = <const float*>f.values
+    cdef uint8_t b_false = f.b_false, b_true = f.b_true
+    cdef const uint8_t* bits = f.values
     cdef uint8_t* start
     cdef uint8_t* p
     cdef int n, width = f.width, writer = f.writer, npre = f.npre, nsuf = f.nsuf
@@ -821,6 +824,33 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
                 p = _sq4_int(p, <bint>neg, u)
             memcpy(p, suf, 4)
             p += nsuf
+            if invert:
+                _invert(start, p)
+            lens[k] = <uint8_t>(p - start)
+        return 1
+    if writer == W_FLOAT and f.src == S_F32:
+        for k in range(m):
+            x = f32[c + k + off]
+            if x != x:
+                return -1
+            start = base + k * STRIDE
+            memcpy(start, pre, 4)
+            p = _float(&local, start + npre, x)
+            memcpy(p, suf, 4)
+            p += nsuf
+            if invert:
+                _invert(start, p)
+            lens[k] = <uint8_t>(p - start)
+        return 1
+    if writer == W_BOOL:
+        for k in range(m):
+            i = c + k + off
+            start = base + k * STRIDE
+            memcpy(start, pre, 4)
+            p = start + npre
+            p[0] = b_false ^ ((b_false ^ b_true) & (0 - ((bits[i >> 3] >> (i & 7)) & 1)))
+            memcpy(p + 1, suf, 4)
+            p += 1 + nsuf
             if invert:
                 _invert(start, p)
             lens[k] = <uint8_t>(p - start)
