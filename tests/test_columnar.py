@@ -322,3 +322,16 @@ def test_decode_arrow_takes_binary_kinds_and_refuses_the_rest() -> None:
 
 def test_every_codec_is_covered() -> None:
     assert set(BUILT_IN) <= set(available_codecs())
+
+
+def test_an_int_field_above_int64_decodes_to_uint64() -> None:
+    """A uint64 column in an ``int`` field: the keys decode back to a uint64 column, not to an
+    int64 that cannot hold 2**63 (found by the property test)."""
+    table = pa.table({"f0": pa.array([2**63, 5, 2**64 - 1], pa.uint64())})
+    for codec in ("sqlite4", "fdb-tuple"):
+        back = decode_arrow(encode_arrow(table, "f0:int", codec), "f0:int", codec)
+        assert back.column(0).type == pa.uint64()
+        assert back.column(0).to_pylist() == [2**63, 5, 2**64 - 1]
+    with pytest.raises(DecodeError, match="Arrow cannot hold"):
+        decode_arrow(pa.array([get_codec("fdb-tuple").encode((2**64,), "f0:int")], pa.binary()),
+                     "f0:int", "fdb-tuple")

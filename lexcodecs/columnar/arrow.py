@@ -294,6 +294,18 @@ _ARROW_OF: Final[dict[str, Callable[[Any], Any]]] = {
 }
 
 
+def _array(pa: Any, values: list[Any], field_type: str) -> Any:
+    """The Arrow column of one field's decoded values. An ``int`` field's type is inferred
+    (int64), or uint64 when its values are all in 0..2**64-1 but not all in int64 (what a
+    uint64 column encodes to); beyond that Arrow holds no integer, and the caller refuses."""
+    try:
+        return pa.array(values, arrow_type_for(field_type))
+    except (pa.ArrowException, OverflowError):
+        if field_type != "int" or not all(v is None or 0 <= v < 2**64 for v in values):
+            raise
+        return pa.array(values, pa.uint64())
+
+
 def arrow_type_for(field_type: str) -> Any:
     """The Arrow type :func:`decode_arrow` gives a field type (None: inferred from the
     values, as for ``int``, ``decimal`` and ``tuple``)."""
@@ -339,7 +351,7 @@ def decode_arrow(keys: Any, schema: SchemaLike, codec: Codec | str) -> Any:
             arrays.append(_uuid_column(values))
             continue
         try:
-            arrays.append(pa.array(values, arrow_type_for(f.type)))
+            arrays.append(_array(pa, values, f.type))
         except (pa.ArrowException, OverflowError, TypeError) as exc:
             raise DecodeError(f"field {f.name!r}: values Arrow cannot hold ({exc})") from None
     return pa.Table.from_arrays(arrays, names=[f.name for f in parsed.fields])
