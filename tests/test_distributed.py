@@ -37,9 +37,6 @@ from lexcodecs.scaleout import MANIFEST, DuplicateKeyError, build_sorted_keys  #
 from lexcodecs.scaleout._common import _encode_batch, _encode_rows  # noqa: E402
 from lexcodecs.scaleout.lmdb_ranges import RUNS_SUFFIX, migrate_lmdb_ranges  # noqa: E402
 
-#: one xdist worker runs the whole module, so one cluster starts (``--dist loadgroup``)
-pytestmark = pytest.mark.xdist_group("dask-cluster")
-
 SCHEMA = "tenant:string, at:timestamp, n:int64"
 CODEC = "lexkey"  # one that holds timestamps
 UTC = dt.UTC
