@@ -762,6 +762,16 @@ cdef uint8_t* _join(uint8_t* p, const uint8_t* out, const uint8_t* scratch,
     return p
 
 
+cdef inline uint8_t _end(uint8_t* start, uint8_t* p, const uint8_t* suf, int nsuf,
+                         bint invert) noexcept nogil:
+    """A piece's suffix after *p*, its inversion when the field descends; its length."""
+    memcpy(p, suf, 4)
+    p += nsuf
+    if invert:
+        _invert(start, p)
+    return <uint8_t>(p - start)
+
+
 cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
                  Py_ssize_t m) noexcept nogil:
     """Rows ``c..c+m-1`` of one column without NULLs written by its own loop, the writer
@@ -773,8 +783,6 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
     cdef uint64_t u, neg, signflip, rbias = f.rbias, rspan = f.rspan
     cdef uint64_t vsigned = f.vsigned
     cdef const uint64_t* v64 = <const uint64_t*>f.values
-    cdef const double* d64 = <const double*>f.values
-    cdef const float* f32 = <const float*>f.values
     cdef uint8_t b_false = f.b_false, b_true = f.b_true
     cdef const uint8_t* bits = f.values
     cdef uint8_t* start
@@ -822,25 +830,7 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
                     return -1
             else:
                 p = _sq4_int(p, <bint>neg, u)
-            memcpy(p, suf, 4)
-            p += nsuf
-            if invert:
-                _invert(start, p)
-            lens[k] = <uint8_t>(p - start)
-        return 1
-    if writer == W_FLOAT and f.src == S_F32:
-        for k in range(m):
-            x = f32[c + k + off]
-            if x != x:
-                return -1
-            start = base + k * STRIDE
-            memcpy(start, pre, 4)
-            p = _float(&local, start + npre, x)
-            memcpy(p, suf, 4)
-            p += nsuf
-            if invert:
-                _invert(start, p)
-            lens[k] = <uint8_t>(p - start)
+            lens[k] = _end(start, p, suf, nsuf, invert)
         return 1
     if writer == W_BOOL:
         for k in range(m):
@@ -849,25 +839,17 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
             memcpy(start, pre, 4)
             p = start + npre
             p[0] = b_false ^ ((b_false ^ b_true) & (0 - ((bits[i >> 3] >> (i & 7)) & 1)))
-            memcpy(p + 1, suf, 4)
-            p += 1 + nsuf
-            if invert:
-                _invert(start, p)
-            lens[k] = <uint8_t>(p - start)
+            lens[k] = _end(start, p + 1, suf, nsuf, invert)
         return 1
-    if writer == W_FLOAT and f.src == S_F64:
+    if writer == W_FLOAT:
         for k in range(m):
-            x = d64[c + k + off]
+            x = _float_at(&local, c + k)
             if x != x:
                 return -1
             start = base + k * STRIDE
             memcpy(start, pre, 4)
             p = _float(&local, start + npre, x)
-            memcpy(p, suf, 4)
-            p += nsuf
-            if invert:
-                _invert(start, p)
-            lens[k] = <uint8_t>(p - start)
+            lens[k] = _end(start, p, suf, nsuf, invert)
         return 1
     return 0
 
