@@ -373,9 +373,7 @@ def dry_run_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             + _batch_plan(batch_size),
             "verify: equal entry counts, every value under its new key, the new keys in the "
             "natural order of the values",
-            "swap the directories: the original is " + (
-                f"kept as {src.with_name(src.name + '.lexcodecs-old')}" if keep_old
-                else "removed")]
+            _swap_plan(src, keep_old)]
         result.notes += _recorded_beside(src, t)
         if phase is not None:
             phase("reading", total)
@@ -413,9 +411,7 @@ def dry_run_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             f"database {new} " + _batch_plan(batch_size),
             "verify: old and new walked side by side, every entry under its new key, the new "
             "keys in the natural order of the values; the original not written meanwhile",
-            "swap the directories: the original is " + (
-                f"kept as {src.with_name(src.name + '.lexcodecs-old')}" if keep_old
-                else "removed")]
+            _swap_plan(src, keep_old)]
         result.notes += _recorded_beside(src, t)
         if phase is not None:
             phase("reading", total)
@@ -425,6 +421,13 @@ def dry_run_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
         if progress is not None:
             progress(total)
         return result
+
+
+def _swap_plan(src: Path, keep_old: bool) -> str:
+    """The swap step of an LMDB or RocksDB plan."""
+    kept = src.with_name(src.name + ".lexcodecs-old")
+    return "swap the directories: the original is " + (
+        f"kept as {kept}" if keep_old else "removed")
 
 
 def _recorded_beside(src: Path, t: Transcoder) -> list[str]:
