@@ -7,9 +7,10 @@ copied); only the copy is done another way, in two steps:
 1. **transcode** -- the coordinator walks the source's keys once (keys only) and keeps every
    few, cuts them into *ranges* ranges of about equal size
    (:func:`~lexcodecs.scaleout._common.boundaries`) and records the boundaries in the state
-   file. One task per range opens the source read-only, transcodes its keys (the first
-   chunk checked as :meth:`Transcoder.encode` checks, to refuse early a target that cannot
-   hold the data; every key is checked by the verification, as for ``migrate_lmdb``), sorts
+   file. One task per range opens the source read-only, transcodes its keys with the
+   migration's kernel (:class:`~lexcodecs.migrate.kernel.NewKey`, as ``migrate_lmdb``'s copy
+   does: the first chunk checked as :meth:`Transcoder.encode` checks, to refuse early a
+   target that cannot hold the data; every key is checked by the verification), sorts
    the pairs by new key when the old order was not the new one and writes them to a
    **run file** ``<path>.lexcodecs-runs/run-NNNNN`` atomically
    (:func:`~._common.write_atomic`): a run file that exists is a finished range, which a
@@ -41,16 +42,23 @@ import marshal
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import islice, takewhile
-from operator import lt
 from pathlib import Path
 from typing import Any, Final
 
 from ..errors import LexCodecError
+from ..migrate import kernel
 from ..migrate.directory import Beside, begin, swap
 from ..migrate.directory import write_state as _write_state
-from ..migrate.lmdb_store import _MIN_MAP_SIZE, _lmdb, _lmdb_put_batch, _lmdb_verify, _used_bytes
+from ..migrate.lmdb_store import (
+    _MIN_MAP_SIZE,
+    _lmdb,
+    _lmdb_put_batch,
+    _lmdb_verify,
+    _refuse,
+    _used_bytes,
+)
 from ..migrate.report import MAX_EXAMPLES, MigrationReport, _OrderWatch
 from ..migrate.transcoder import MigrationError, Transcoder
 from ..migrate.verify import _check_batch_size
@@ -280,22 +288,18 @@ def _transcode_range(src: str, t: Transcoder, lo: bytes | None, hi: bytes | None
         limit = env.max_key_size()
         with env.begin() as txn:
             keys_from, values_from = _range(txn, lo, hi)
-            encode = t.encode  # checked on the first chunk; the verification checks all
+            # the compiled kernel, as migrate_lmdb's copy: the first chunk checked (the
+            # verification checks all), the old order watched
+            new_key = kernel.new_key(t, _refuse, watch)
             while keys := list(islice(keys_from, _CHUNK)):
-                values, new = _transcode_chunk(t, keys, encode)
-                encode = t._target.encode
+                new = list(map(new_key, keys))
+                new_key.check = False
                 if not 1 <= min(map(len, new)) <= max(map(len, new)) <= limit:
                     bad = next(key for key in new if not 1 <= len(key) <= limit)
                     raise MigrationError(
                         f"the new key {bad.hex(' ') or '(empty)'} has {len(bad)} bytes; LMDB "
                         f"holds keys of 1..{limit} bytes; the original is untouched",
                         codec=t.target.name)
-                if (watch.last is not None and new[0] < watch.last) or not all(
-                        map(lt, new, islice(new, 1, None))):
-                    for key, key_values in zip(new, values):  # where the order changed
-                        watch.see(key, key_values)
-                else:  # in order, as nearly always: decided in C
-                    watch.last, watch.last_values = new[-1], values[-1]
                 new_keys += new
                 stored += islice(values_from, len(keys))
     finally:
@@ -309,24 +313,6 @@ def _transcode_range(src: str, t: Transcoder, lo: bytes | None, hi: bytes | None
                            "order_changes": report.order_changes,
                            "examples": report.examples}, new_keys, stored)
     return len(new_keys)
-
-
-def _transcode_chunk(t: Transcoder, keys: list[bytes], encode: Callable[[Any], bytes]
-                     ) -> tuple[list[tuple[Any, ...]], list[bytes]]:
-    """The values and the new keys of a chunk of source keys (``map`` over the codecs' C
-    code); a key that cannot be transcoded is a :class:`MigrationError` naming it."""
-    try:
-        values = list(map(t.values, keys))
-        return values, list(map(encode, values))
-    except LexCodecError:
-        pass
-    for key in keys:  # find the key, to name it
-        try:
-            encode(t.values(key))
-        except LexCodecError as exc:
-            raise MigrationError(f"key {key.hex(' ')}: {exc}; the original is untouched",
-                                 codec=exc.codec) from None
-    raise AssertionError("unreachable: the chunk failed, so one of its keys does")
 
 
 def _range(txn: Any, lo: bytes | None, hi: bytes | None) -> tuple[Iterator[bytes],
