@@ -288,7 +288,7 @@ cdef uint8_t* _sq4_digits(uint8_t* p, bint neg, char* digits, int n, int point) 
     return p
 
 
-cdef uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
     drops the trailing zero digits (``write_int`` via decimal text gives the same). The ten
     digits of a 64-bit magnitude come from three 8-decimal-digit chunks, so the divisions
@@ -363,7 +363,7 @@ cdef uint8_t* _sq4_float(uint8_t* p, double x) except NULL:
     return _sq4_digits(p, neg, digits + lead, n - lead, whole + esign * exponent - lead)
 
 
-cdef uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef inline uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """orderly's var-int of an in-range value (``reference.varint_bytes`` with r = 0);
     NULL when it needs more bytes than the layout allows. The sign picks between two
     templates by a mask, not a branch (random signs would mispredict)."""
