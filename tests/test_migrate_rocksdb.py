@@ -263,3 +263,17 @@ def test_dry_run_reads_every_family_and_writes_nothing(tmp_path: Path) -> None:
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout)["would_succeed"] is True
     assert _tree(path) == before
+
+
+def test_dry_run_progress_counts_on_across_column_families(tmp_path: Path) -> None:
+    """The keys read go on rising from one column family to the next, up to the total."""
+    path = tmp_path / "db"
+    make_db(path, 3000)  # 2,400 keys in default, 600 in meta
+    seen: list[int] = []
+    phases: list[tuple[str, int]] = []
+    dry_run_rocksdb(path, Transcoder("fdb-tuple", "skv", SCHEMA), progress=seen.append,
+                    phase=lambda label, total: phases.append((label, total)))
+    assert phases == [("reading", 3000)]
+    assert seen == sorted(seen)
+    assert seen[-1] == 3000
+    assert 3000 in seen[:-1]  # counted on in meta, not started again at 0

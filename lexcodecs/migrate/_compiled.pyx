@@ -3,21 +3,22 @@
 deciding the usual key in C.
 
 Theory of operation: :class:`NewKey` calls the codecs' own (compiled) ``decode``/``encode``
-and checks the new key by comparing the decoded tuples in C, value by value, when every
-value is of one of the exact plain types (``str``, ``bytes``, ``int``, ``None``, or a
-``float`` that is neither zero nor NaN, where ``==`` is the model's equality); the order
-watch is updated in C while the new keys rise. :func:`same_values` compares two lists of
-decoded tuples the same way. Anything else -- a key that is not ``bytes``, a refusal, a float
-zero, a value of another type, a departure from the old order -- goes to the reference rules
-in ``kernel.py`` (``_new_key``) for that key, which decide it and shape every error. So both
-implementations give the same keys, decisions and errors; C only takes the easy answers.
+and, while it checks, compares the decoded tuples in C, value by value, when every value is
+of one of the exact plain types (``str``, ``bytes``, ``int``, ``None``, or a ``float`` that is
+neither zero nor NaN, where ``==`` is the model's equality). It updates the order watch in C
+while the new keys rise, and hands a key that does not rise to the watch's own ``see`` (which
+counts the departure). :func:`same_values` compares two lists of decoded tuples the same way.
+Anything else -- a key that is not ``bytes``, a refusal, a value the check cannot judge in C
+-- goes to the reference rules in ``kernel.py`` (``_new_key``) for that key, which decide it
+and shape every error. So both implementations give the same keys, decisions and errors; C
+only takes the easy answers.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_GET_SIZE
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact
 from cpython.list cimport PyList_CheckExact, PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_CheckExact
-from cpython.object cimport Py_EQ, Py_LT, PyObject_RichCompareBool
+from cpython.object cimport Py_EQ, PyObject_RichCompareBool
 from cpython.tuple cimport PyTuple_CheckExact, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport PyUnicode_CheckExact
 from libc.string cimport memcmp
@@ -29,16 +30,6 @@ cdef inline bint _plain(object v) except -1:
     """An exact str, bytes, int or None: ``==`` and ``<`` are the natural order's."""
     return (PyUnicode_CheckExact(v) or PyBytes_CheckExact(v) or PyLong_CheckExact(v)
             or v is None)
-
-
-cdef inline bint _all_plain(object values) except -1:
-    cdef Py_ssize_t i
-    if not PyTuple_CheckExact(values):
-        return False
-    for i in range(PyTuple_GET_SIZE(values)):
-        if not _plain(<object> PyTuple_GET_ITEM(values, i)):
-            return False
-    return True
 
 
 cdef inline bint _same(object a, object b) except -1:

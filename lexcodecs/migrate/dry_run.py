@@ -233,13 +233,17 @@ class _Tally:
             self.result.refused_examples.append(text[:300])
 
 
-def _every(keys: Iterable[Any], step: int, tally: _Tally, progress: Progress) -> None:
-    """Hand every *step*-th of *keys* to *tally*, telling *progress* every 1000 keys read."""
-    for i, key in enumerate(keys, 1):
+def _every(keys: Iterable[Any], step: int, tally: _Tally, progress: Progress,
+           start: int = 0) -> int:
+    """Hand every *step*-th of *keys* to *tally*, counting on from *start* keys read before
+    (another column family's), telling *progress* every 1000 keys; the keys read in all."""
+    i = start
+    for i, key in enumerate(keys, start + 1):
         if (i - 1) % step == 0:
             tally.see(key)
         if progress is not None and i % 1000 == 0:
             progress(i)
+    return i
 
 
 def _step(total: int, sample: int | None) -> int:
@@ -415,9 +419,10 @@ def dry_run_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
         result.notes += _recorded_beside(src, t)
         if phase is not None:
             phase("reading", total)
-        for name in source.families:  # one tally: a collision is within a column family,
-            tally = _Tally(t, result)  # so each family is its own key space
-            _every(source.family(name).keys(), result.step, tally, progress)
+        read = 0
+        for name in source.families:  # a tally each: a collision is within a column
+            tally = _Tally(t, result)  # family, so each family is its own key space
+            read = _every(source.family(name).keys(), result.step, tally, progress, read)
         if progress is not None:
             progress(total)
         return result

@@ -15,9 +15,7 @@ each (``keys_per_s``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from itertools import islice
-from operator import lt
+from collections.abc import Callable
 from typing import Any, Final
 
 import attrs
@@ -126,12 +124,3 @@ class _OrderWatch:
         if self.last is not None and new < self.last:
             self.report.note_order(self.last_values or (), values)
         self.last, self.last_values = new, values
-
-    def see_batch(self, new: Sequence[bytes], values: Sequence[tuple[Any, ...]]) -> None:
-        """:meth:`see` for a batch: one comparison in C when it is in order, as nearly always."""
-        if new and (self.last is None or self.last < new[0]) and all(
-                map(lt, new, islice(new, 1, None))):
-            self.last, self.last_values = new[-1], values[-1]
-            return
-        for key, key_values in zip(new, values):
-            self.see(key, key_values)
