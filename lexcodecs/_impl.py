@@ -109,8 +109,8 @@ def compiled_packages() -> tuple[str, ...]:
 
 
 #: the compiled modules besides the codecs': the migration's per-key work
-#: (:mod:`lexcodecs.migrate.kernel`)
-OTHER_MODULES: Final = ("lexcodecs.migrate._compiled",)
+#: (:mod:`lexcodecs.migrate.kernel`) and the columnar kernel (:mod:`lexcodecs.columnar`)
+OTHER_MODULES: Final = ("lexcodecs.migrate._compiled", "lexcodecs.columnar._kernel")
 
 
 def compiled_available() -> bool:

@@ -138,3 +138,19 @@ def test_the_migration_kernel_is_compiled_and_chosen_by_the_implementation() -> 
         assert type(made).__module__ == "lexcodecs.migrate._compiled"
     with _impl.use("reference"):
         assert type(kernel.new_key(t, None)) is kernel.NewKey  # type: ignore[arg-type]
+
+
+def test_the_columnar_kernel_is_compiled_and_chosen_by_the_implementation() -> None:
+    """``lexcodecs/columnar/_kernel.pyx`` is built with the others, counted by
+    ``compiled_available``, and runs only while the compiled implementation is in force (the
+    reference of a batch is the row API)."""
+    pytest.importorskip("pyarrow")
+    from lexcodecs.columnar import kernel_available
+
+    assert "lexcodecs/columnar/_kernel.pyx" in (ROOT / "setup.py").read_text(encoding="utf-8")
+    assert "lexcodecs.columnar._kernel" in _impl.OTHER_MODULES
+    require_built()
+    with _impl.use("compiled"):
+        assert kernel_available()
+    with _impl.use("reference"):
+        assert not kernel_available()

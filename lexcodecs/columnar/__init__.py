@@ -1,4 +1,4 @@
-"""Columnar encoding: keys for a whole Arrow table at once (the ``parquet`` extra, pyarrow).
+"""Columnar encoding: keys for a whole Arrow table at once (the ``arrow`` extra, pyarrow).
 
 :func:`encode_arrow` turns the key columns of a ``pyarrow.Table`` or ``RecordBatch`` into one
 ``pyarrow.BinaryArray`` of keys, byte-identical to the row API (``codec.bind(schema).encode``);

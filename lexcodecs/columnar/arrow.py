@@ -28,17 +28,17 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Final
 
+from .. import _impl
 from ..codec import Codec, SchemaLike
 from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError
 from ..registry import get_codec
 from ..schema import KeySchema
 from . import pieces
 
-try:
-    from . import _kernel as _built
-except ImportError:  # not built: the row API does every batch
-    _built = None  # type: ignore[assignment]
-_kernel = _built
+#: the compiled kernel, found as the other compiled modules are (:mod:`lexcodecs._impl`: a
+#: warning when it is not built, an error under ``LEXCODECS_REQUIRE_COMPILED``); None: the
+#: row API does every batch
+_kernel: Any = _impl._load_module("lexcodecs.columnar._kernel")
 
 __all__ = ["INSTALL_HINT", "arrow_type_for", "decode_arrow", "encode_arrow", "kernel_available"]
 
@@ -53,8 +53,9 @@ _BINARY_LIMIT: Final = 2**31 - 1
 
 
 def kernel_available() -> bool:
-    """Whether the compiled kernel is built (else every batch takes the row API)."""
-    return _kernel is not None
+    """Whether the compiled kernel runs: built, and the compiled implementation in force
+    (else every batch takes the row API, the reference)."""
+    return _kernel is not None and _impl.current == "compiled"
 
 
 def _pa() -> Any:
@@ -211,7 +212,8 @@ def _plan(codec: Codec, schema: KeySchema, columns: list[Any]) -> list[tuple[Any
     """The kernel's rows, one per field (``_kernel.pyx``'s ``_load``), or None when any part
     of the batch is not the kernel's."""
     name = getattr(codec, "name", None)
-    if _kernel is None or not isinstance(name, str) or name not in pieces.CODECS:
+    if (_kernel is None or _impl.current != "compiled" or not isinstance(name, str)
+            or name not in pieces.CODECS):
         return None
     registered = _default(name)
     if type(codec) is not type(registered) or codec != registered:
