@@ -25,24 +25,15 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._console import Progress
-from ..migrate import (
-    DryRun,
-    MigrationReport,
-    Transcoder,
-    dry_run_lines,
-    dry_run_lmdb,
-    dry_run_rocksdb,
-    dry_run_sqlite,
-    migrate_lines,
-    migrate_lmdb,
-    migrate_rocksdb,
-    migrate_sqlite,
-)
 from ..registry import get_codec
 from ..schema import KeySchema
 from .arguments import CliError, Subparsers, _options, _progress_bar, count
+
+if TYPE_CHECKING:  # imported when the command runs: every other command starts faster
+    from ..migrate import DryRun, MigrationReport, Transcoder
 
 __all__ = ["batch_size", "map_size", "run_migrate"]
 
@@ -113,6 +104,8 @@ def map_size(text: str) -> int:
 
 
 def run_migrate(args: argparse.Namespace) -> int:
+    from ..migrate import Transcoder, migrate_lmdb, migrate_rocksdb, migrate_sqlite
+
     source = get_codec(args.source, **_options(args.from_options))
     target = get_codec(args.target, **_options(args.to_options))
     transcoder = Transcoder(source, target, KeySchema.parse(args.schema))
@@ -238,6 +231,8 @@ def _check_rocksdb(path: str) -> None:
 
 
 def _dry_run(args: argparse.Namespace, transcoder: Transcoder) -> int:
+    from ..migrate import dry_run_lmdb, dry_run_rocksdb, dry_run_sqlite
+
     with _Phases(args) as bars:
         if args.input is not None:
             result = _dry_run_lines(args, transcoder, bars.update)
@@ -257,6 +252,8 @@ def _dry_run(args: argparse.Namespace, transcoder: Transcoder) -> int:
 
 def _dry_run_lines(args: argparse.Namespace, transcoder: Transcoder,
                    progress: Callable[[int], None]) -> DryRun:
+    from ..migrate import dry_run_lines
+
     if args.input == "-":
         return dry_run_lines(transcoder, sys.stdin, sample=args.sample, progress=progress)
     try:
@@ -268,6 +265,8 @@ def _dry_run_lines(args: argparse.Namespace, transcoder: Transcoder,
 
 def _migrate_lines(args: argparse.Namespace, transcoder: Transcoder,
                    progress: Callable[[int], None] | None) -> MigrationReport:
+    from ..migrate import migrate_lines
+
     with contextlib.ExitStack() as stack:
         try:
             source = sys.stdin if args.input == "-" else stack.enter_context(
