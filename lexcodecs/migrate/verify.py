@@ -92,12 +92,6 @@ class _NaturalOrder:
         self.last_plain = False
         self.plain_types: dict[tuple[type, ...], bool] = {}  # memo: are these types plain?
 
-    def see(self, key: bytes) -> tuple[Any, ...]:
-        """Check the next key in store order; returns its values, decoded by the target."""
-        values: tuple[Any, ...] = self.t._target.decode(key)
-        self.see_values(values)
-        return values
-
     def see_values(self, values: tuple[Any, ...]) -> None:
         """Check the values of the next key in store order."""
         types = tuple(map(type, values))
@@ -157,8 +151,9 @@ def _le(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 class _Lockstep:
     """The verify step as one walk of both stores in their own orders (see the module).
 
-    :meth:`see` takes the old entry and the new entry at the same place; *lookup* gives the
-    new store's value (the rest of its row) under a new key, or None.
+    :meth:`see_batch` takes the next entries of each store, the old and the new entry at the
+    same place; *lookup* gives the new store's value (the rest of its row) under a new key,
+    or something equal to no value when it holds none.
     """
 
     def __init__(self, transcoder: Transcoder, report: MigrationReport,
@@ -170,19 +165,12 @@ class _Lockstep:
         self.source_decode = transcoder._source.decode
         self.target_decode = transcoder._target.decode
         self.plain = self.order.plain_types  # shared memo: are these types plain?
-        self.lookups = 0  # entries checked by lookup, not in place (for tests and reports)
-
-    def see(self, old_key: bytes, old_value: Any, new_key: bytes, new_value: Any) -> None:
-        new_values: tuple[Any, ...] = self.target_decode(new_key)
-        if not self._same(old_key, old_value, new_values, new_value):
-            self.look_up(old_key, old_value)
-        self.order.see_values(new_values)
 
     def see_batch(self, old_keys: Sequence[bytes], old_values: Sequence[Any],
                   new_keys: Sequence[bytes], new_values: Sequence[Any]) -> None:
-        """:meth:`see` for the next keys and values of each store (as parallel lists, which
-        the stores read fastest), decided in C where :func:`~lexcodecs.migrate.kernel.
-        same_values` can, key by key elsewhere."""
+        """Check the next keys and values of each store (as parallel lists, which the stores
+        read fastest): decided in C where :func:`~lexcodecs.migrate.kernel.same_values` can,
+        key by key elsewhere."""
         if len(new_keys) != len(old_keys):
             raise MigrationError(f"the {self.store} holds fewer entries than the old one: two "
                                  "keys have the same new key (the target cannot tell their "
@@ -212,7 +200,6 @@ class _Lockstep:
 
     def look_up(self, old_key: bytes, old_value: Any) -> None:
         """Check one old entry by its new key, byte for byte."""
-        self.lookups += 1
         try:  # checked here, where the copy did not check (see the module)
             new_key = self.t.encode(self.t.values(old_key))
         except LexCodecError as exc:
