@@ -288,7 +288,7 @@ cdef uint8_t* _sq4_digits(uint8_t* p, bint neg, char* digits, int n, int point) 
     return p
 
 
-cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
     drops the trailing zero digits (``write_int`` via decimal text gives the same). The ten
     digits of a 64-bit magnitude come from three 8-decimal-digit chunks, so the divisions
@@ -363,7 +363,7 @@ cdef uint8_t* _sq4_float(uint8_t* p, double x) except NULL:
     return _sq4_digits(p, neg, digits + lead, n - lead, whole + esign * exponent - lead)
 
 
-cdef inline uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """orderly's var-int of an in-range value (``reference.varint_bytes`` with r = 0);
     NULL when it needs more bytes than the layout allows. The sign picks between two
     templates by a mask, not a branch (random signs would mispredict)."""
@@ -536,6 +536,34 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
     return p + size
 
 
+cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int width,
+                               bint signflip, bint vsigned, bint neg,
+                               uint64_t u) noexcept nogil:
+    """The body of an integer piece at *p* (its 64-bit two's complement *u*, *neg*), by the
+    field's writer; the end, or NULL to decline the row. :func:`_piece` and the column loops
+    of :func:`_column` both write integers through it (the loops pass their locals, so the
+    compiler sees them fixed for the whole loop)."""
+    cdef int n
+    if writer <= W_BE:
+        return _be(p, u ^ (1ULL << (8 * width - 1)) if signflip else u, width)
+    if writer <= W_SKV_INT:
+        p[0] = <uint8_t>(0x03 - neg)
+        return _be(p + 1, u - neg, width)
+    if writer <= W_FDB_INT:
+        # 2**64 - 1, from an unsigned column (from a signed one, u = 2**64 - 1 is -1): the
+        # long form, the row API's business
+        if u == 0xFFFFFFFFFFFFFFFFULL and not vsigned:
+            return NULL
+        # the magnitude's bytes n, code 14 + n or 14 - n, then u or u - 1 (the ones'
+        # complement of the magnitude) in n bytes
+        n = _nbytes((u ^ (0 - <uint64_t>neg)) + neg)
+        p[0] = <uint8_t>(0x14 + n - 2 * n * neg)
+        return _be(p + 1, u - neg, n)
+    if writer <= W_VARINT:
+        return _varint(f, p, neg, u)
+    return _sq4_int(p, neg, u)
+
+
 cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint more) except? NULL:
     """Write field *f* of *row* at *p*; the end, or NULL to decline the row. *more*: a later
     field is non-empty (orderly: a string then keeps its terminator, ``F_TERM_LAST``)."""
@@ -559,28 +587,9 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             return NULL
         if u + f.rbias > f.rspan:  # out of the field's range: the row API's refusal
             return NULL
-        if f.writer <= W_BE:
-            p = _be(p, u ^ (1ULL << (8 * f.width - 1)) if f.flags & F_SIGNFLIP else u,
-                    f.width)
-        elif f.writer <= W_SKV_INT:
-            p[0] = <uint8_t>(0x03 - neg)
-            p = _be(p + 1, u - neg, f.width)
-        elif f.writer <= W_FDB_INT:
-            # 2**64 - 1, from an unsigned column (from a signed one, u = 2**64 - 1 is -1):
-            # the long form, the row API's business
-            if (u == 0xFFFFFFFFFFFFFFFFULL) and not f.vsigned:
-                return NULL
-            # the magnitude's bytes n, code 14 + n or 14 - n, then u or u - 1 (the ones'
-            # complement of the magnitude) in n bytes
-            n = _nbytes((u ^ (0 - <uint64_t>neg)) + neg)
-            p[0] = <uint8_t>(0x14 + n - 2 * n * neg)
-            p = _be(p + 1, u - neg, n)
-        elif f.writer <= W_VARINT:
-            p = _varint(f, p, neg, u)
-            if p == NULL:
-                return NULL
-        else:
-            p = _sq4_int(p, neg, u)
+        p = _int_body(f, p, f.writer, f.width, f.flags & F_SIGNFLIP, f.vsigned, neg, u)
+        if p == NULL:
+            return NULL
     elif f.writer <= W_SQ4_FLT:
         x = _float_at(f, row)
         if x != x:
@@ -801,7 +810,7 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
     memcpy(suf, f.suf, 4)
     local = f[0]  # what the writers read, in a copy no store can alias
     if writer <= W_SQ4_INT:
-        signflip = (1ULL << (8 * width - 1)) if f.flags & F_SIGNFLIP else 0
+        signflip = f.flags & F_SIGNFLIP
         for k in range(m):
             if f.vsize == 8:
                 u = v64[c + k + off]
@@ -814,23 +823,9 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
             start = base + k * STRIDE
             memcpy(start, pre, 4)
             p = start + npre
-            if writer <= W_BE:
-                p = _be(p, u ^ signflip, width)
-            elif writer <= W_SKV_INT:
-                p[0] = <uint8_t>(0x03 - neg)
-                p = _be(p + 1, u - neg, width)
-            elif writer <= W_FDB_INT:
-                if u == 0xFFFFFFFFFFFFFFFFULL and not vsigned:
-                    return -1
-                n = _nbytes((u ^ (0 - neg)) + neg)
-                p[0] = <uint8_t>(0x14 + n - 2 * n * neg)
-                p = _be(p + 1, u - neg, n)
-            elif writer <= W_VARINT:
-                p = _varint(&local, p, <bint>neg, u)
-                if p == NULL:
-                    return -1
-            else:
-                p = _sq4_int(p, <bint>neg, u)
+            p = _int_body(&local, p, writer, width, signflip, vsigned, <bint>neg, u)
+            if p == NULL:
+                return -1
             lens[k] = _end(start, p, suf, nsuf, invert)
         return 1
     if writer == W_BOOL:
