@@ -177,22 +177,20 @@ class _Lockstep:
                                  "values apart), or a store was changed; the original is "
                                  "untouched")
         decoded = list(map(self.target_decode, new_keys))
-        if old_values == new_values and same_values(list(map(self.source_decode, old_keys)),
-                                                    decoded):
+        old_decoded = list(map(self.source_decode, old_keys))
+        if old_values == new_values and same_values(old_decoded, decoded):
             self.order.see_batch(decoded)
             return
-        for old_key, old_value, new_value, values in zip(old_keys, old_values, new_values,
-                                                         decoded):
-            if not self._same(old_key, old_value, values, new_value):
+        for old_key, old_value, new_value, was, values in zip(old_keys, old_values, new_values,
+                                                              old_decoded, decoded):
+            if not self._same(old_value, was, values, new_value):
                 self.look_up(old_key, old_value)
             self.order.see_values(values)
 
-    def _same(self, old_key: bytes, old_value: Any, new_values: tuple[Any, ...],
+    def _same(self, old_value: Any, old_values: tuple[Any, ...], new_values: tuple[Any, ...],
               new_value: Any) -> bool:
-        if old_value != new_value:
-            return False
-        old_values = self.source_decode(old_key)
-        if old_values != new_values:
+        """Whether the entry at the same place is the old one's copy, key by key."""
+        if old_value != new_value or old_values != new_values:
             return False
         types = tuple(map(type, old_values))
         return types == tuple(map(type, new_values)) and bool(
