@@ -154,13 +154,7 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
             new_key.check = False
             stored = list(islice(values_from, len(keys)))
             last_key = keys[-1]
-            limit = target.max_key_size()
-            if not 1 <= min(map(len, new_keys)) <= max(map(len, new_keys)) <= limit:
-                new = next(new for new in new_keys if not 1 <= len(new) <= limit)
-                raise MigrationError(
-                    f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
-                    f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
-                    codec=t.target.name)
+            _check_key_sizes(new_keys, target.max_key_size(), t)
             _lmdb_put_batch(target, new_keys, stored)
             report.keys += len(keys)
             report.copy_s = spent + time.monotonic() - started
@@ -172,6 +166,15 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                 progress(report.keys)
     state.update(phase="copied", report=report.to_dict())
     _write_state(state_path, state)
+
+
+def _check_key_sizes(new_keys: list[bytes], limit: int, t: Transcoder) -> None:
+    """Refuse a batch with a new key LMDB cannot hold (1..*limit* bytes); decided in C."""
+    if new_keys and not 1 <= min(map(len, new_keys)) <= max(map(len, new_keys)) <= limit:
+        new = next(new for new in new_keys if not 1 <= len(new) <= limit)
+        raise MigrationError(f"the new key {new.hex(' ') or '(empty)'} has {len(new)} bytes; "
+                             f"LMDB holds keys of 1..{limit} bytes; the original is untouched",
+                             codec=t.target.name)
 
 
 def _refuse(key: bytes, exc: LexCodecError | None) -> MigrationError:

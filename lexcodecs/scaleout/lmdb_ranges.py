@@ -53,6 +53,7 @@ from ..migrate.directory import Beside, begin, swap
 from ..migrate.directory import write_state as _write_state
 from ..migrate.lmdb_store import (
     _MIN_MAP_SIZE,
+    _check_key_sizes,
     _lmdb,
     _lmdb_put_batch,
     _lmdb_verify,
@@ -294,12 +295,7 @@ def _transcode_range(src: str, t: Transcoder, lo: bytes | None, hi: bytes | None
             while keys := list(islice(keys_from, _CHUNK)):
                 new = list(map(new_key, keys))
                 new_key.check = False
-                if not 1 <= min(map(len, new)) <= max(map(len, new)) <= limit:
-                    bad = next(key for key in new if not 1 <= len(key) <= limit)
-                    raise MigrationError(
-                        f"the new key {bad.hex(' ') or '(empty)'} has {len(bad)} bytes; LMDB "
-                        f"holds keys of 1..{limit} bytes; the original is untouched",
-                        codec=t.target.name)
+                _check_key_sizes(new, limit, t)
                 new_keys += new
                 stored += islice(values_from, len(keys))
     finally:
