@@ -30,7 +30,7 @@ FDB_INT   fdb-tuple: code ``0x14 ± n``, then ``n`` big-endian bytes (ones' comp
 VARINT    orderly's var-int (spec §5, no reserved bits): header with sign, length, top bits
 SQ4_INT   sqlite4's number of an integer: medium class header, base-100 mantissa
 FLOAT     IEEE order transform (``F_LITERAL``: lexkey's "x < 0" rule; ``F_PLUS1``: orderly)
-SQ4_FLT   sqlite4's number of a float: the digits of its shortest repr
+SQ4_FLT   sqlite4's number of a float: the digits of its shortest repr (Ryu)
 BOOL      one byte, ``b_false`` or ``b_true``
 BYTES     a string's or binary's data: raw, ``00`` escaped ``00 ff`` (``F_ESC00``), ``00`` refused
           (``F_NO00``), each byte + 2 (``F_PLUS2``), 7-bit groups (``F_SEVEN``), packed BCD
@@ -48,12 +48,31 @@ from libc.math cimport isinf
 from libc.string cimport memchr, memcpy, memset
 
 cdef extern from *:
+    """
+    /* sqlite4's centimal mantissa bytes 'first'..'last' of the ten held in a (bytes 0-7) and b
+       (8-9), the last one's continuation bit cleared, stored at p: shifted in registers (a copy
+       from a stack array written as two words and read at another offset stalls the load). */
+    static inline uint8_t *_lexcodecs_cent_store(uint8_t *p, uint64_t a, uint64_t b, int first,
+                                                 int last) {
+        unsigned __int128 v = ((unsigned __int128) b << 64) | a;
+        v ^= (unsigned __int128) 1 << (8 * last);
+        v >>= 8 * first;
+        uint64_t lo = (uint64_t) v;
+        uint16_t hi = (uint16_t) (v >> 64);
+        memcpy(p, &lo, 8);
+        memcpy(p + 8, &hi, 2);
+        return p + (last - first + 1);
+    }
+    """
+    uint8_t* _lexcodecs_cent_store(uint8_t* p, uint64_t a, uint64_t b, int first,
+                                   int last) noexcept nogil
     int __builtin_clzll(unsigned long long x) nogil
+    int __builtin_ctzll(unsigned long long x) nogil
     uint64_t __builtin_bswap64(uint64_t x) nogil
 
-cdef extern from "Python.h":
-    char* PyOS_double_to_string(double val, char format_code, int precision, int flags,
-                                int *ptype) except NULL
+# the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables
+include "_shortest.pxi"
+_shortest_init()
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
 cdef enum:
@@ -179,6 +198,21 @@ cdef inline void _int_at(const FieldC* f, Py_ssize_t i, bint* neg, uint64_t* u) 
     u[0] = <uint64_t>s
 
 
+cdef inline uint64_t _int_of(const FieldC* f, const uint64_t* v64, bint wide, uint64_t vsigned,
+                            Py_ssize_t off, Py_ssize_t i, uint64_t* neg) noexcept nogil:
+    """:func:`_int_at` for the column loops, an 8-byte column read inline: the value's 64-bit
+    two's complement, and into *neg* 1 when it is negative."""
+    cdef uint64_t u
+    cdef bint negative
+    if wide:
+        u = v64[i + off]
+        neg[0] = (u >> 63) & vsigned
+        return u
+    _int_at(f, i, &negative, &u)
+    neg[0] = negative
+    return u
+
+
 cdef inline double _float_at(const FieldC* f, Py_ssize_t i) noexcept nogil:
     i += f.off
     if f.src == S_F32:
@@ -288,98 +322,100 @@ cdef uint8_t* _sq4_digits(uint8_t* p, bint neg, char* digits, int n, int point) 
     return p
 
 
-cdef uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef inline uint32_t _cent4(uint32_t x) noexcept nogil:
+    """The four centimal digits of ``x < 10**8`` as four bytes, the most significant first
+    in memory (little-endian), computed two lanes at a time: ``x // 10**4`` and
+    ``x % 10**4`` side by side in one 64-bit word, then both lanes' ``// 100`` by one
+    multiply-shift (``v * 5243 >> 19`` is ``v // 100`` for every v < 43699)."""
+    cdef uint64_t t = (x // 10000) | (<uint64_t>(x % 10000) << 32)
+    cdef uint64_t q = ((t * 5243) >> 19) & 0x0000007F0000007FULL
+    cdef uint64_t pairs = q | ((t - q * 100) << 8)  # per lane: the high digit, then the low
+    return <uint32_t>((pairs & 0xFFFF) | ((pairs >> 16) & 0xFFFF0000ULL))
+
+
+cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
     drops the trailing zero digits (``write_int`` via decimal text gives the same). The ten
-    digits of a 64-bit magnitude come from three 8-decimal-digit chunks, so the divisions
-    run side by side instead of one long chain."""
-    cdef uint32_t cent[20]
+    digits of a 64-bit magnitude are laid out as ten bytes (two from the top, four and four
+    from the two lower 8-decimal-digit chunks, :func:`_cent4`); the first and last non-zero
+    ones are found by counting zero bits, and the mantissa bytes ``2d + 1`` (``2d`` for the
+    last) are made eight at a time. No loop and no branch on the digits."""
     cdef uint64_t m = (~u + 1) if neg else u
-    cdef uint64_t upper
-    cdef uint32_t low, mid, high
-    cdef int first = 0, last = 9, k
-    cdef uint8_t flip = 0xFF if neg else 0
+    cdef uint64_t upper, a, b, flip
+    cdef uint32_t high
+    cdef int first, last
     if m == 0:
         p[0] = 0x15
         return p + 1
-    low = <uint32_t>(m % 100000000)
     upper = m // 100000000
-    mid = <uint32_t>(upper % 100000000)
-    high = <uint32_t>(upper // 100000000)
-    cent[0], cent[1] = high // 100, high % 100
-    cent[2], cent[3], cent[4], cent[5] = (mid // 1000000, mid // 10000 % 100, mid // 100 % 100,
-                                          mid % 100)
-    cent[6], cent[7], cent[8], cent[9] = (low // 1000000, low // 10000 % 100, low // 100 % 100,
-                                          low % 100)
-    memset(&cent[10], 0, 10 * sizeof(uint32_t))
-    while cent[first] == 0:
-        first += 1
-    while cent[last] == 0:
-        last -= 1
+    high = <uint32_t>(upper // 100000000)  # < 1845: two centimal digits
+    a = ((high // 100) | (<uint64_t>(high % 100) << 8)
+         | (<uint64_t>_cent4(<uint32_t>(upper % 100000000)) << 16)
+         | (<uint64_t>_cent4(<uint32_t>(m % 100000000)) << 48))
+    b = _cent4(<uint32_t>(m % 100000000)) >> 16
+    first = (__builtin_ctzll(a) >> 3) if a else 8 + (__builtin_ctzll(b) >> 3)
+    last = (15 - (__builtin_clzll(b) >> 3)) if b else 7 - (__builtin_clzll(a) >> 3)
+    flip = 0 - <uint64_t>neg
+    a = (2 * a + 0x0101010101010101ULL) ^ flip  # no carries: every digit is below 100
+    b = (2 * b + 0x0101) ^ flip
     p[0] = <uint8_t>(0x13 - (10 - first)) if neg else <uint8_t>(0x17 + (10 - first))
-    p += 1
-    # all ten digit bytes, then the last one fixed: a loop of fixed length (the bytes past
-    # the last digit lie within this field's bound and are written over after)
-    for k in range(10):
-        p[k] = <uint8_t>(2 * cent[first + k] + 1) ^ flip
-    p[last - first] = <uint8_t>(2 * cent[last]) ^ flip
-    return p + last - first + 1
+    return _lexcodecs_cent_store(p + 1, a, b, first, last)
 
 
-cdef uint8_t* _sq4_float(uint8_t* p, double x) except NULL:
-    """sqlite4's number of a finite, non-zero float: the decimal of its shortest repr."""
-    cdef char* text = PyOS_double_to_string(x, b'r', 0, 0, NULL)
-    cdef char digits[48]
-    cdef int n = 0, whole = 0, i = 0, exponent = 0, lead = 0, esign = 1
-    cdef bint neg = False, in_fraction = False
-    if text[0] == 45:
-        neg = True
-        i = 1
-    while text[i] != 0 and text[i] != 101:  # up to 'e'
-        if text[i] == 46:
-            in_fraction = True
-        else:
-            if n < 40:
-                digits[n] = text[i]
-                n += 1
-            if not in_fraction:
-                whole += 1
-        i += 1
-    if text[i] == 101:
-        i += 1
-        if text[i] == 45:
-            esign = -1
-            i += 1
-        elif text[i] == 43:
-            i += 1
-        while text[i] != 0:
-            exponent = 10 * exponent + (text[i] - 48)
-            i += 1
-    PyMem_Free(text)
-    while lead < n and digits[lead] == 48:
-        lead += 1
-    while n > lead and digits[n - 1] == 48:
-        n -= 1
-    return _sq4_digits(p, neg, digits + lead, n - lead, whole + esign * exponent - lead)
+cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
+    """sqlite4's number of a finite, non-zero float: the decimal of its shortest repr, whose
+    digits :func:`_shortest` (Ryu, ``_shortest.pxi``) gives without a string."""
+    cdef char digits[24]
+    cdef int point
+    cdef int n = _shortest(x, digits, &point)
+    return _sq4_digits(p, x < 0, digits, n, point)
 
 
-cdef uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef inline uint8_t* _sq4_number(uint8_t* p, double x) noexcept nogil:
+    """sqlite4's number of a float that is not NaN: zero and the infinities are one byte."""
+    if x == 0.0:
+        p[0] = 0x15
+        return p + 1
+    if isinf(x):
+        p[0] = 0x23 if x > 0 else 0x07
+        return p + 1
+    return _sq4_float(p, x)
+
+
+def shortest_digits(double x):
+    """The digits of ``repr(x)`` and the point: ``abs(x) == 0.<digits> * 10**point``, for a
+    finite non-zero *x* (for tests/test_columnar_shortest.py)."""
+    cdef char digits[24]
+    cdef int point
+    if x == 0 or x != x or isinf(x):
+        raise ValueError(f"not a finite non-zero float: {x!r}")
+    cdef int n = _shortest(x, digits, &point)
+    return digits[:n].decode("ascii"), point
+
+
+cdef inline uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """orderly's var-int of an in-range value (``reference.varint_bytes`` with r = 0);
-    NULL when it needs more bytes than the layout allows. The sign picks between two
-    templates by a mask, not a branch (random signs would mispredict)."""
-    cdef bint signed = f.flags & F_SIGNED
+    NULL when it needs more bytes than the layout allows."""
+    return _varint_v(p, neg, u, f.flags & F_SIGNED, f.vs, f.vd, f.ve, f.vlb, f.vmax)
+
+
+cdef inline uint8_t* _varint_v(uint8_t* p, bint neg, uint64_t u, bint signed, int vs, int vd,
+                               int ve, int vlb, int vmax) noexcept nogil:
+    """:func:`_varint` with the layout's settings as values, so a column loop passes them
+    from locals. The sign picks between two templates by a mask, not a branch (random signs
+    would mispredict)."""
     cdef int64_t x = <int64_t>u
     cdef uint64_t minus = 0 - <uint64_t>neg
     cdef int bits = _bit_length(u ^ minus)
     cdef int length, h_bits
     cdef uint64_t hdata = 0, h, template, positive, negative
-    if bits <= f.vs:
-        length, h_bits = 1, f.vs
-    elif bits <= f.vd + 8:
-        length, h_bits = 2, f.vd
+    if bits <= vs:
+        length, h_bits = 1, vs
+    elif bits <= vd + 8:
+        length, h_bits = 2, vd
     else:
-        length, h_bits = 1 + ((bits - f.ve + 7) >> 3), f.ve
-    if length > f.vmax:
+        length, h_bits = 1 + ((bits - ve + 7) >> 3), ve
+    if length > vmax:
         return NULL
     if signed:
         if length == 1:
@@ -387,12 +423,12 @@ cdef uint8_t* _varint(const FieldC* f, uint8_t* p, bint neg, uint64_t u) noexcep
         elif length == 2:
             positive, negative = 0xC0, 0x20
         else:
-            positive = 0xE0 + ((length - 3) << f.ve)
-            negative = ((length - 3) ^ ((1 << f.vlb) - 1)) << f.ve
+            positive = 0xE0 + ((length - 3) << ve)
+            negative = ((length - 3) ^ ((1 << vlb) - 1)) << ve
         template = positive ^ ((positive ^ negative) & minus)
     else:
         template = 0x00 if length == 1 else (0x80 if length == 2 else
-                                             0xC0 + ((length - 3) << f.ve))
+                                             0xC0 + ((length - 3) << ve))
     if length != 9:
         if signed:
             hdata = <uint64_t>(x >> (8 * (length - 1))) & ((1 << h_bits) - 1)
@@ -596,14 +632,8 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             return NULL
         if f.writer <= W_FLOAT:
             p = _float(f, p, x)
-        elif x == 0.0:
-            p[0] = 0x15
-            p += 1
-        elif isinf(x):
-            p[0] = 0x23 if x > 0 else 0x07
-            p += 1
         else:
-            p = _sq4_float(p, x)
+            p = _sq4_number(p, x)
     elif f.writer <= W_BOOL:
         row += f.off
         bit = (f.values[row >> 3] >> (row & 7)) & 1
@@ -803,21 +833,44 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
     cdef uint8_t suf[4]
     cdef FieldC local
     cdef double x
-    cdef bint negative
+    cdef bint wide, signed
+    cdef int vs, vd, ve, vlb, vmax
     if f.valid != NULL or f.tmul:
         return 0
     memcpy(pre, f.pre, 4)
     memcpy(suf, f.suf, 4)
     local = f[0]  # what the writers read, in a copy no store can alias
     if writer <= W_SQ4_INT:
+        # the var-int and sqlite4 writers in loops of their own: through _int_body, which the
+        # compiler does not inline, they cost a call and a reload of every setting per row
         signflip = f.flags & F_SIGNFLIP
+        wide = f.vsize == 8
+        if writer == W_VARINT:
+            signed = f.flags & F_SIGNED
+            vs, vd, ve, vlb, vmax = f.vs, f.vd, f.ve, f.vlb, f.vmax
+            for k in range(m):
+                u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
+                if u + rbias > rspan:
+                    return -1
+                start = base + k * STRIDE
+                memcpy(start, pre, 4)
+                p = _varint_v(start + npre, <bint>neg, u, signed, vs, vd, ve, vlb, vmax)
+                if p == NULL:
+                    return -1
+                lens[k] = _end(start, p, suf, nsuf, invert)
+            return 1
+        if writer == W_SQ4_INT:
+            for k in range(m):
+                u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
+                if u + rbias > rspan:
+                    return -1
+                start = base + k * STRIDE
+                memcpy(start, pre, 4)
+                p = _sq4_int(start + npre, <bint>neg, u)
+                lens[k] = _end(start, p, suf, nsuf, invert)
+            return 1
         for k in range(m):
-            if f.vsize == 8:
-                u = v64[c + k + off]
-                neg = (u >> 63) & vsigned
-            else:
-                _int_at(&local, c + k, &negative, &u)
-                neg = negative
+            u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
             if u + rbias > rspan:
                 return -1
             start = base + k * STRIDE
@@ -826,6 +879,16 @@ cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
             p = _int_body(&local, p, writer, width, signflip, vsigned, <bint>neg, u)
             if p == NULL:
                 return -1
+            lens[k] = _end(start, p, suf, nsuf, invert)
+        return 1
+    if writer == W_SQ4_FLT:
+        for k in range(m):
+            x = _float_at(&local, c + k)
+            if x != x:
+                return -1
+            start = base + k * STRIDE
+            memcpy(start, pre, 4)
+            p = _sq4_number(start + npre, x)
             lens[k] = _end(start, p, suf, nsuf, invert)
         return 1
     if writer == W_BOOL:
