@@ -477,6 +477,45 @@ def test_sqlite_accepts_a_connection(tmp_path: Path) -> None:
     assert_sqlite_migrated(db, expected)
 
 
+@pytest.mark.parametrize(("setting", "value"), [("OFF", 0), ("ON", 1), ("FAST", 2)])
+def test_sqlite_connection_passed_in_keeps_its_secure_delete(tmp_path: Path, setting: str,
+                                                            value: int) -> None:
+    db = tmp_path / "kv.db"
+    expected = make_table(db, sample_values(50))
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute(f"PRAGMA secure_delete = {setting}")
+        migrate_sqlite(conn, "kv", "k", fdb_to_skv(), batch_size=7)
+        assert conn.execute("PRAGMA secure_delete").fetchone() == (value,)
+    assert_sqlite_migrated(db, expected)
+
+
+def test_sqlite_own_connection_drops_the_original_with_fast_secure_delete(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SQLite built with SECURE_DELETE zeroes every freed page: the swap's DROP then wrote
+    the whole original again. The migration's own connection turns ON into FAST (and leaves
+    OFF alone); the connection is SQLite's own, only watched here."""
+    seen: list[tuple[int, ...]] = []
+    connect = sqlite3.connect
+
+    class Watched(sqlite3.Connection):
+        def close(self) -> None:
+            seen.append(self.execute("PRAGMA secure_delete").fetchone())
+            super().close()
+
+    def watched(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = connect(*args, **kwargs, factory=Watched)
+        conn.execute("PRAGMA secure_delete = ON")  # whatever this build's default is
+        return conn
+
+    db = tmp_path / "kv.db"
+    expected = make_table(db, sample_values(50))
+    monkeypatch.setattr(sqlite3, "connect", watched)
+    migrate_sqlite(db, "kv", "k", fdb_to_skv(), batch_size=7)
+    monkeypatch.undo()
+    assert seen == [(2,)]
+    assert_sqlite_migrated(db, expected)
+
+
 def test_sqlite_empty_table(tmp_path: Path) -> None:
     db = tmp_path / "kv.db"
     make_table(db, [])

@@ -84,6 +84,7 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
         db.isolation_level = None  # transactions are ours
     else:
         db = sqlite3.connect(database, isolation_level=None)
+        _fast_secure_delete(db)
     try:
         with _table_lock(db, table):
             return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
@@ -100,6 +101,19 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     finally:
         if own:
             db.close()
+
+
+def _fast_secure_delete(db: sqlite3.Connection) -> None:
+    """``secure_delete = FAST`` on a connection of our own that has it ON.
+
+    An SQLite built with SECURE_DELETE (Debian's is) zeroes every page it frees, so the swap's
+    ``DROP TABLE`` of the original wrote the whole table again: 756 ns a row against 61 with
+    FAST, more than the rest of the swap. FAST still purges deleted content from b-tree pages;
+    it leaves freed pages as they were, and the only pages this migration frees hold the
+    original's rows (or a copy it drops), whose values the new table holds, under keys in the
+    new encoding. A connection passed in keeps whatever its owner set."""
+    if db.execute("PRAGMA secure_delete").fetchone()[0] == 1:
+        db.execute("PRAGMA secure_delete = FAST")
 
 
 #: SQLite's result code for "database or disk is full"
