@@ -322,44 +322,41 @@ cdef uint8_t* _sq4_digits(uint8_t* p, bint neg, char* digits, int n, int point) 
     return p
 
 
-cdef inline uint32_t _cent4(uint32_t x) noexcept nogil:
-    """The four centimal digits of ``x < 10**8`` as four bytes, the most significant first
-    in memory (little-endian), computed two lanes at a time: ``x // 10**4`` and
-    ``x % 10**4`` side by side in one 64-bit word, then both lanes' ``// 100`` by one
-    multiply-shift (``v * 5243 >> 19`` is ``v // 100`` for every v < 43699)."""
-    cdef uint64_t t = (x // 10000) | (<uint64_t>(x % 10000) << 32)
-    cdef uint64_t q = ((t * 5243) >> 19) & 0x0000007F0000007FULL
-    cdef uint64_t pairs = q | ((t - q * 100) << 8)  # per lane: the high digit, then the low
-    return <uint32_t>((pairs & 0xFFFF) | ((pairs >> 16) & 0xFFFF0000ULL))
+# v < 10**4 -> its two centimal digits as sqlite4's mantissa bytes, 2*(v // 100) + 1 then
+# 2*(v % 100) + 1 (little-endian: the first in the low byte); 20 KB, filled at import
+cdef uint16_t _SQ4_PAIRS[10000]
+for _v in range(10000):
+    _SQ4_PAIRS[_v] = (2 * (_v // 100) + 1) | ((2 * (_v % 100) + 1) << 8)
 
 
 cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
     drops the trailing zero digits (``write_int`` via decimal text gives the same). The ten
-    digits of a 64-bit magnitude are laid out as ten bytes (two from the top, four and four
-    from the two lower 8-decimal-digit chunks, :func:`_cent4`); the first and last non-zero
-    ones are found by counting zero bits, and the mantissa bytes ``2d + 1`` (``2d`` for the
-    last) are made eight at a time. No loop and no branch on the digits."""
+    digits of a 64-bit magnitude come as five table entries (two mantissa bytes each, for
+    four decimal digits), the first and last non-zero digits (bytes other than ``01``) are
+    found by counting zero bits, and the bytes are stored from registers. No loop and no
+    branch on the digits."""
     cdef uint64_t m = (~u + 1) if neg else u
-    cdef uint64_t upper, a, b, flip
-    cdef uint32_t high
+    cdef uint64_t upper, a, b, za, zb, flip
+    cdef uint32_t high, mid, low
     cdef int first, last
     if m == 0:
         p[0] = 0x15
         return p + 1
     upper = m // 100000000
+    low = <uint32_t>(m - upper * 100000000)
     high = <uint32_t>(upper // 100000000)  # < 1845: two centimal digits
-    a = ((high // 100) | (<uint64_t>(high % 100) << 8)
-         | (<uint64_t>_cent4(<uint32_t>(upper % 100000000)) << 16)
-         | (<uint64_t>_cent4(<uint32_t>(m % 100000000)) << 48))
-    b = _cent4(<uint32_t>(m % 100000000)) >> 16
-    first = (__builtin_ctzll(a) >> 3) if a else 8 + (__builtin_ctzll(b) >> 3)
-    last = (15 - (__builtin_clzll(b) >> 3)) if b else 7 - (__builtin_clzll(a) >> 3)
+    mid = <uint32_t>(upper - <uint64_t>high * 100000000)
+    a = (_SQ4_PAIRS[high] | (<uint64_t>_SQ4_PAIRS[mid // 10000] << 16)
+         | (<uint64_t>_SQ4_PAIRS[mid % 10000] << 32) | (<uint64_t>_SQ4_PAIRS[low // 10000] << 48))
+    b = _SQ4_PAIRS[low % 10000]
+    za = a ^ 0x0101010101010101ULL  # a zero digit's byte is 01: these bytes are 0
+    zb = b ^ 0x0101
+    first = (__builtin_ctzll(za) >> 3) if za else 8 + (__builtin_ctzll(zb) >> 3)
+    last = (15 - (__builtin_clzll(zb) >> 3)) if zb else 7 - (__builtin_clzll(za) >> 3)
     flip = 0 - <uint64_t>neg
-    a = (2 * a + 0x0101010101010101ULL) ^ flip  # no carries: every digit is below 100
-    b = (2 * b + 0x0101) ^ flip
     p[0] = <uint8_t>(0x13 - (10 - first)) if neg else <uint8_t>(0x17 + (10 - first))
-    return _lexcodecs_cent_store(p + 1, a, b, first, last)
+    return _lexcodecs_cent_store(p + 1, a ^ flip, (b ^ flip) & 0xFFFF, first, last)
 
 
 cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
