@@ -80,7 +80,7 @@ def _best(fns: list[Callable[[], object]], repeat: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=11)
     parser.add_argument("--codecs", default=",".join(CODECS))
     args = parser.parse_args()
     n = args.rows
