@@ -135,11 +135,13 @@ def test_decode_error(name: str, entry: dict[str, Any]) -> None:
         assert info.value.codec == name, str(info.value)
         if kind is DecodeError:
             assert isinstance(info.value, DecodeError)
-            assert info.value.offset == entry["offset"], str(info.value)
+            if "offset" in entry:  # (a Go error names no offset: orderedcode's entries)
+                assert info.value.offset == entry["offset"], str(info.value)
     if schema is not None:
         with pytest.raises(kind) as info:
             codec.bind(schema).decode(data)
         assert info.value.codec == name, str(info.value)
         if kind is DecodeError:
             assert isinstance(info.value, DecodeError)
-            assert info.value.offset == entry["offset"], str(info.value)
+            if "offset" in entry:
+                assert info.value.offset == entry["offset"], str(info.value)

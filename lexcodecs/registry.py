@@ -50,6 +50,7 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "skv": "lexcodecs.codecs.skv:SkvCodec",
     "orderly": "lexcodecs.codecs.orderly:OrderlyCodec",
     "sqlite4": "lexcodecs.codecs.sqlite4:Sqlite4Codec",
+    "orderedcode": "lexcodecs.codecs.orderedcode:OrderedCodeCodec",
 }
 
 CodecFactory = Callable[..., Codec]

@@ -1,4 +1,5 @@
-"""The value model: typed integer widths, binary32 floats, versionstamps and the END sentinel.
+"""The value model: typed integer widths, binary32 floats, versionstamps and the END and
+INFINITY sentinels.
 
 Theory of operation: lexcodecs takes plain Python values (``int``, ``float``, ``str`` ...).
 Formats that write integers at a chosen width (LexKey) or floats in 32 bits (FoundationDB
@@ -24,9 +25,11 @@ from .errors import EncodeError, UnsupportedTypeError
 
 __all__ = [
     "END",
+    "INFINITY",
     "INT_TYPES",
     "EndSentinel",
     "Float32",
+    "InfinitySentinel",
     "Int8",
     "Int16",
     "Int32",
@@ -289,6 +292,37 @@ class EndSentinel:
 
 
 END: Final = EndSentinel()
+
+
+class InfinitySentinel:
+    """Google orderedcode's ``Infinity``: a string-field value above every string.
+
+    There is one instance, :data:`INFINITY`; it pickles and copies to itself, and has no
+    attributes to change.
+    """
+
+    __slots__ = ()
+    _instance: ClassVar[InfinitySentinel | None] = None
+
+    def __new__(cls) -> InfinitySentinel:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "INFINITY"
+
+    def __reduce__(self) -> str:
+        return "INFINITY"
+
+    def __copy__(self) -> InfinitySentinel:
+        return self
+
+    def __deepcopy__(self, memo: object) -> InfinitySentinel:
+        return self
+
+
+INFINITY: Final = InfinitySentinel()
 
 
 @functools.total_ordering

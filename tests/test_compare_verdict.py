@@ -32,10 +32,11 @@ from lexcodecs.compare import (
 from lexcodecs.compare.blockers import plan
 from lexcodecs.errors import LexCodecError
 from lexcodecs.model import value_key
-from lexcodecs.registry import BUILTIN_CODECS
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILTINS = list(BUILTIN_CODECS)
+#: the codecs these verdicts were worked out for: a codec added later would change the answers
+#: (a new runner-up, another smallest key), not the rules they check
+BUILTINS = ["fdb-tuple", "lexkey", "lexkey-legacy", "skv", "orderly", "sqlite4"]
 
 
 def run(schema: str, n: int = 150, **kwargs: Any) -> Comparison:

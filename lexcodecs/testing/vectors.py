@@ -22,8 +22,11 @@ Values are *typed* JSON objects with exactly one type key, so that every value i
     {"null": null}  {"bool": true}  {"int": "-5"}  {"int": "-5", "width": "int8"}
     {"f64": "400921fb54442d18"}  {"f32": "40490fdb"}  {"str": "abc"}  {"bytes": "00ff"}
     {"uuid": "550e8400-..."}  {"decimal": "-1.230"}  {"ts_ns": "1700000000000000000"}
-    {"dur_ns": "42000"}  {"tuple": [...]}  {"end": null}
+    {"dur_ns": "42000"}  {"tuple": [...]}  {"end": null}  {"infinity": null}
     {"vs": {"tr": "0102030405060708090a", "user": 657}}
+
+(``{"infinity": null}`` is Google orderedcode's ``Infinity``,
+:data:`~lexcodecs.types.INFINITY`: a string-field value above every string.)
 
 :func:`typed_value` turns one into the Python value the codecs take:
 
@@ -35,6 +38,8 @@ Int8(-5)
 Decimal('-1.230')
 >>> typed_value({"tuple": [{"str": "a"}, {"null": None}]})
 ('a', None)
+>>> typed_value({"infinity": None})
+INFINITY
 >>> typed_value({"ts_ns": "1700000000000000000"})
 datetime.datetime(2023, 11, 14, 22, 13, 20, tzinfo=datetime.timezone.utc)
 >>> typed_value({"dur_ns": "42"})  # doctest: +ELLIPSIS
@@ -79,7 +84,7 @@ import attrs
 
 from ..errors import LexCodecError
 from ..schema import KeySchema
-from ..types import END, INT_TYPES, Float32, Versionstamp
+from ..types import END, INFINITY, INT_TYPES, Float32, Versionstamp
 
 __all__ = [
     "ENV_VAR",
@@ -253,6 +258,12 @@ def _from_end(obj: Mapping[str, Any]) -> Any:
     return END
 
 
+def _from_infinity(obj: Mapping[str, Any]) -> Any:
+    if obj["infinity"] is not None:
+        raise VectorFormatError(f"'infinity' needs null, got {obj['infinity']!r}")
+    return INFINITY
+
+
 def _from_vs(obj: Mapping[str, Any]) -> Any:
     raw = obj["vs"]
     if not isinstance(raw, Mapping) or set(raw) != {"tr", "user"}:
@@ -282,6 +293,7 @@ _CONVERTERS: Final = {
     "dur_ns": _from_dur_ns,
     "tuple": _from_tuple,
     "end": _from_end,
+    "infinity": _from_infinity,
     "vs": _from_vs,
 }
 

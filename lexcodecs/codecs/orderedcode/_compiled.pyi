@@ -1,0 +1,29 @@
+"""Typed stub of ``_compiled.pyx``, the compiled ``orderedcode`` engine (mypy reads this)."""
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ...schema import KeySchema
+from .codec import BoundOrderedCode, OrderedCodeCodec, OrderedCodeFieldPlan
+from .format import FieldCode
+
+def kinds() -> dict[str, int]: ...
+
+class Engine:
+    def __init__(
+        self,
+        codes: Iterable[FieldCode],
+        careful_encode: Callable[[Sequence[Any]], bytes],
+        careful_decode: Callable[[bytes], tuple[Any, ...]],
+        careful_parse: Callable[[bytes], tuple[tuple[Any, ...], bytes]],
+        careful_encode_prefix: Callable[[Sequence[Any]], bytes],
+    ) -> None: ...
+    def encode(self, values: Sequence[Any]) -> bytes: ...
+    def encode_prefix(self, values: Sequence[Any]) -> bytes: ...
+    def decode(self, key: bytes) -> tuple[Any, ...]: ...
+    def parse(self, key: bytes) -> tuple[tuple[Any, ...], bytes]: ...
+
+class CompiledBound(BoundOrderedCode):
+    engine: Engine
+    def __init__(self, codec: OrderedCodeCodec, schema: KeySchema,
+                 plans: Sequence[OrderedCodeFieldPlan]) -> None: ...

@@ -1,0 +1,467 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compiled ``orderedcode`` engine: every field kind and direction, both ways.
+
+Theory of operation: a bound schema hands this module its plan data, one
+:class:`~.format.FieldCode` ``(kind, mask)`` per field (``format.py``'s kinds; the reference
+readers and writers are built from the same rows). :class:`Engine` copies them into a C
+array once and then writes and reads keys with a branch per field on the kind, one
+:c:type:`Buf`, and no Python call on the usual path:
+
+* strings and bytes: the bytes with ``00`` -> ``00 ff`` and ``ff`` -> ``ff 00``, then
+  ``00 01``; INFINITY is ``ff ff``; a trailing string is the raw bytes;
+* int64: the shortest k-byte form (k one-bits, a zero bit, the value), of ``~x`` inverted
+  for a negative; uint64: a length byte and the big-endian bytes; float64: the int64 of its
+  bits (negatives as ``MinInt64 - bits``);
+* reading is Go's ``Parse``, lenient where it is (non-minimal numbers, a 10-byte int64
+  wrapping modulo 2**64).
+
+The protocol is ``lexcodecs/_engine.pxd``'s: a descending item is written ascending and then
+inverted, and read through ``mask``; exact types are checked before any internals are read;
+anything this module does not take as its own -- a subclass, a bool, None, INFINITY in a
+field without it, an int a float64 does not hold exactly, a memoryview, a malformed key,
+bytes left over, text that is not UTF-8 -- hands the *whole* key to the reference
+``careful_*`` method, which gives the same answer or raises the typed error. This module
+never words an error; ``lexcodecs._impl.HANDOVERS`` counts the hand-overs.
+"""
+
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact, PyFloat_FromDouble
+from cpython.list cimport PyList_CheckExact
+from cpython.long cimport PyLong_CheckExact, PyLong_FromLongLong, PyLong_FromUnsignedLongLong
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.sequence cimport PySequence_Fast_ITEMS
+from cpython.tuple cimport PyTuple_CheckExact, PyTuple_New, PyTuple_SET_ITEM
+from cpython.unicode cimport PyUnicode_CheckExact, PyUnicode_DecodeUTF8
+from libc.stdint cimport INT64_MIN
+
+from lexcodecs._engine cimport (
+    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put,
+    buf_put_be, buf_put_n, double_bits, get_be, int64_of, uint64_of, utf8_of,
+)
+
+from lexcodecs.types import INFINITY, Float32, InfinitySentinel
+
+from .codec import BoundOrderedCode
+from lexcodecs._impl import HANDOVERS
+
+# the field kinds of format.py (tests/test_orderedcode_differential.py holds the two equal)
+cdef enum:
+    STRING = 0
+    BYTES = 1
+    INT64 = 2
+    UINT64 = 3
+    FLOAT64 = 4
+    TRAILING_STRING = 5
+    TRAILING_BYTES = 6
+
+ctypedef struct FieldSpec:
+    unsigned char kind
+    unsigned char mask          # 0xff descending (Go's Decr), 0 ascending
+
+cdef type Float32_t = Float32
+cdef type Infinity_t = InfinitySentinel
+cdef object INF = INFINITY
+cdef object HANDOVER = object()   # what a reader answers for bytes it does not take
+#: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
+cdef str PACKAGE = "orderedcode"
+
+
+def kinds():
+    """The field kinds this module was compiled with (to check against ``format.py``)."""
+    return {"KIND_STRING": STRING, "KIND_BYTES": BYTES, "KIND_INT64": INT64,
+            "KIND_UINT64": UINT64, "KIND_FLOAT64": FLOAT64,
+            "KIND_TRAILING_STRING": TRAILING_STRING, "KIND_TRAILING_BYTES": TRAILING_BYTES}
+
+# -- writing --------------------------------------------------------------------------------
+
+
+cdef inline int put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
+    """A string item: ``00`` -> ``00 ff``, ``ff`` -> ``ff 00``, then ``00 01``."""
+    cdef Py_ssize_t i
+    cdef unsigned char c
+    cdef unsigned char *q
+    if b.n + 2 * n + 2 > b.cap:
+        buf_grow(b, 2 * n + 2)
+    q = b.p + b.n
+    for i in range(n):
+        c = s[i]
+        q[0] = c
+        q += 1
+        if ((c + 1) & 0xFE) == 0:  # 00 or ff: followed by its complement
+            q[0] = c ^ 0xFF
+            q += 1
+    q[0] = 0x00
+    q[1] = 0x01
+    b.n = (q + 2) - b.p
+    return 0
+
+
+cdef inline int put_int64(Buf *b, long long x) except -1:
+    """The int64 item of *x*: the shortest k-byte form of x, or of ~x inverted."""
+    cdef Py_ssize_t start = b.n
+    cdef unsigned long long u = <unsigned long long> (~x if x < 0 else x)
+    cdef int k = 1
+    while k <= 9 and u >= (1ULL << (7 * k - 1)):
+        k += 1
+    if k <= 8:
+        buf_put_be(b, (((1ULL << k) - 1) << (7 * k)) | u, k)
+    elif k == 9:
+        buf_put(b, 0xFF)
+        buf_put_be(b, (1ULL << 63) | u, 8)
+    else:
+        buf_put(b, 0xFF)
+        buf_put(b, 0xC0)
+        buf_put_be(b, u, 8)
+    if x < 0:
+        buf_invert(b, start)
+    return 0
+
+
+cdef inline int put_uint64(Buf *b, unsigned long long u) except -1:
+    """The uint64 item of *u*: its length byte, then its big-endian bytes."""
+    cdef int n = 0
+    while n < 8 and (u >> (8 * n)) != 0:
+        n += 1
+    buf_put(b, <unsigned char> n)
+    buf_put_be(b, u, n)
+    return 0
+
+
+cdef inline int float_of(object v, double *out) noexcept:
+    """The value of *v* in a float64 field: 1, or 0 to hand over (another type, an int a
+    float64 does not hold exactly)."""
+    cdef long long x
+    cdef double d
+    if PyFloat_CheckExact(v) or type(v) is Float32_t:
+        out[0] = PyFloat_AS_DOUBLE(v)
+        return 1
+    if not int64_of(v, &x):
+        return 0
+    d = <double> x
+    if d >= 9223372036854775808.0 or <long long> d != x:
+        return 0
+    out[0] = d
+    return 1
+
+
+cdef inline int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
+    """The bytes of an exact ``bytes`` or ``bytearray``: 1, else 0 (hand over)."""
+    if PyBytes_CheckExact(v):
+        s[0] = <const unsigned char *> PyBytes_AS_STRING(v)
+        n[0] = PyBytes_GET_SIZE(v)
+        return 1
+    if PyByteArray_CheckExact(v):
+        s[0] = <const unsigned char *> PyByteArray_AS_STRING(v)
+        n[0] = PyByteArray_GET_SIZE(v)
+        return 1
+    return 0
+
+
+cdef int write_value(Buf *b, const FieldSpec *f, object v) except -1:
+    """Write *v* as field *f* (inverted when descending): 1 when written, 0 to hand the key
+    over (the bytes written so far are then dropped)."""
+    cdef Py_ssize_t start = b.n, n
+    cdef const unsigned char *s
+    cdef long long x
+    cdef unsigned long long u
+    cdef double d
+    cdef unsigned char kind = f.kind
+    if kind == INT64:
+        if not int64_of(v, &x):
+            return 0
+        put_int64(b, x)
+    elif kind == STRING or kind == BYTES:
+        if type(v) is Infinity_t:
+            buf_put(b, 0xFF)
+            buf_put(b, 0xFF)
+        else:
+            if kind == STRING:
+                if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):
+                    return 0
+            elif not bytes_of(v, &s, &n):
+                return 0
+            put_escaped(b, s, n)
+    elif kind == UINT64:
+        if not uint64_of(v, &u):
+            return 0
+        put_uint64(b, u)
+    elif kind == FLOAT64:
+        if not float_of(v, &d):
+            return 0
+        x = <long long> double_bits(d)
+        if x < 0:
+            x = INT64_MIN - x
+        put_int64(b, x)
+    else:  # a trailing string: the raw bytes
+        if kind == TRAILING_STRING:
+            if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):
+                return 0
+        elif not bytes_of(v, &s, &n):
+            return 0
+        buf_put_n(b, s, n)
+    if f.mask:
+        buf_invert(b, start)
+    return 1
+
+# -- reading --------------------------------------------------------------------------------
+
+
+cdef object make_value(unsigned char kind, const unsigned char *s, Py_ssize_t n):
+    """A string payload as the field's value: str (strict UTF-8) or bytes."""
+    if kind == BYTES or kind == TRAILING_BYTES:
+        return PyBytes_FromStringAndSize(<const char *> s, n)
+    try:
+        return PyUnicode_DecodeUTF8(<char *> s, n, NULL)
+    except UnicodeDecodeError:
+        return HANDOVER
+
+
+cdef object read_string(const FieldSpec *f, const unsigned char *p, Py_ssize_t n,
+                        Py_ssize_t *at):
+    """The string item at ``at[0]`` (INFINITY, or escaped bytes and ``00 01``), ``at[0]``
+    moved past it. Linear: every byte is looked at once."""
+    cdef unsigned char m = f.mask, c, follow
+    cdef Py_ssize_t i = at[0], j, chunk
+    cdef Buf b
+    if i + 1 < n and (p[i] ^ m) == 0xFF and (p[i + 1] ^ m) == 0xFF:
+        at[0] = i + 2
+        return INF
+    j = i
+    while j < n and ((p[j] + 1) & 0xFE) != 0:
+        j += 1
+    if j + 1 >= n:
+        return HANDOVER
+    if m == 0 and p[j] == 0x00 and p[j + 1] == 0x01:  # ascending, no escape: as it is
+        at[0] = j + 2
+        return make_value(f.kind, p + i, j - i)
+    buf_init(&b)
+    try:
+        while True:
+            chunk = b.n
+            buf_put_n(&b, p + i, j - i)
+            if m:
+                buf_invert(&b, chunk)
+            c = p[j] ^ m
+            follow = p[j + 1] ^ m
+            if c == 0x00:
+                if follow == 0x01:
+                    break
+                if follow != 0xFF:
+                    return HANDOVER
+            elif follow != 0x00:
+                return HANDOVER
+            buf_put(&b, c)
+            i = j + 2
+            j = i
+            while j < n and ((p[j] + 1) & 0xFE) != 0:
+                j += 1
+            if j + 1 >= n:
+                return HANDOVER
+        at[0] = j + 2
+        return make_value(f.kind, b.p, b.n)
+    finally:
+        buf_free(&b)
+
+
+cdef int read_int64(const unsigned char *p, Py_ssize_t n, unsigned char m, Py_ssize_t *at,
+                    long long *out) noexcept:
+    """Go's ``parseInt64`` at ``at[0]``: 1 and the value (``at[0]`` moved past it), or 0
+    when it is malformed. Non-minimal forms are read; a 10-byte form wraps modulo 2**64."""
+    cdef Py_ssize_t pos = at[0], k, last
+    cdef unsigned char c, d, bit
+    cdef int negative
+    cdef unsigned long long x
+    if pos >= n:
+        return 0
+    c = p[pos] ^ m
+    if 0x40 <= c < 0xC0:  # one byte
+        out[0] = <long long> (c ^ 0x80) - (0x100 if c < 0x80 else 0)
+        at[0] = pos + 1
+        return 1
+    negative = (c & 0x80) == 0
+    d = m ^ 0xFF if negative else m  # read through this: a negative is inverted
+    if negative:
+        c ^= 0xFF
+    k = 0
+    if c == 0xFF:  # a whole byte of one-bits: 8 bytes or more
+        if pos + 1 >= n:
+            return 0
+        pos += 1
+        c = p[pos] ^ d
+        if c > 0xC0:
+            return 0
+        k = 7
+    bit = 0x80
+    while c & bit:
+        c &= ~bit
+        k += 1
+        bit >>= 1
+    if n - pos < k:
+        return 0
+    x = c
+    last = pos + k
+    pos += 1
+    while pos < last:  # unsigned: wraps modulo 2**64 as Go's int64 does
+        x = (x << 8) | (p[pos] ^ d)
+        pos += 1
+    at[0] = last
+    out[0] = ~(<long long> x) if negative else <long long> x
+    return 1
+
+
+cdef object read_field(const FieldSpec *f, const unsigned char *p, Py_ssize_t n,
+                       Py_ssize_t *at):
+    """Field *f* at ``at[0]``, ``at[0]`` moved past it; ``HANDOVER`` when malformed."""
+    cdef unsigned char kind = f.kind, m = f.mask, length
+    cdef Py_ssize_t pos = at[0], i
+    cdef long long x
+    cdef Buf b
+    if kind == INT64:
+        if not read_int64(p, n, m, at, &x):
+            return HANDOVER
+        return PyLong_FromLongLong(x)
+    if kind == STRING or kind == BYTES:
+        return read_string(f, p, n, at)
+    if kind == UINT64:
+        if pos >= n:
+            return HANDOVER
+        length = p[pos] ^ m
+        if length > 8 or pos + 1 + length > n:
+            return HANDOVER
+        at[0] = pos + 1 + length
+        return PyLong_FromUnsignedLongLong(get_be(p + pos + 1, length, m))
+    if kind == FLOAT64:
+        if not read_int64(p, n, m, at, &x):
+            return HANDOVER
+        if x < 0:
+            x = INT64_MIN - x
+        return PyFloat_FromDouble(bits_double(<unsigned long long> x))
+    # a trailing string: the rest of the key
+    at[0] = n
+    if not m:
+        return make_value(kind, p + pos, n - pos)
+    buf_init(&b)
+    try:
+        buf_put_n(&b, p + pos, n - pos)
+        buf_invert(&b, 0)
+        return make_value(kind, b.p, b.n)
+    finally:
+        buf_free(&b)
+
+# -- the engine of one bound schema ---------------------------------------------------------
+
+
+cdef class Engine:
+    """The operations of a bound schema (see ``codec.py``), for its plan data."""
+
+    cdef FieldSpec *fields
+    cdef Py_ssize_t count
+    cdef object careful_encode, careful_decode, careful_parse, careful_encode_prefix
+
+    def __cinit__(self, codes, careful_encode, careful_decode, careful_parse,
+                  careful_encode_prefix):
+        cdef Py_ssize_t i
+        codes = tuple(codes)
+        self.count = len(codes)
+        self.fields = <FieldSpec *> PyMem_Malloc(max(self.count, 1) * sizeof(FieldSpec))
+        if self.fields == NULL:
+            raise MemoryError()
+        for i in range(self.count):
+            kind, mask = codes[i]
+            self.fields[i].kind = kind
+            self.fields[i].mask = mask
+        self.careful_encode = careful_encode
+        self.careful_decode = careful_decode
+        self.careful_parse = careful_parse
+        self.careful_encode_prefix = careful_encode_prefix
+
+    def __dealloc__(self):
+        PyMem_Free(self.fields)
+
+    cdef object _encode(self, object values, Py_ssize_t stop):
+        """Fields 0..stop-1 of a tuple or list; None to hand over."""
+        cdef PyObject **items = PySequence_Fast_ITEMS(values)
+        cdef Py_ssize_t i
+        cdef Buf b
+        buf_init(&b)
+        try:
+            for i in range(stop):
+                if not write_value(&b, &self.fields[i], <object> items[i]):
+                    return None
+            return buf_bytes(&b)
+        finally:
+            buf_free(&b)
+
+    def encode(self, values):
+        cdef object key
+        if (PyTuple_CheckExact(values) or PyList_CheckExact(values)) and \
+                len(values) == self.count:
+            key = self._encode(values, self.count)
+            if key is not None:
+                return key
+        HANDOVERS[PACKAGE] += 1
+        return self.careful_encode(values)
+
+    def encode_prefix(self, values):
+        cdef object key
+        if (PyTuple_CheckExact(values) or PyList_CheckExact(values)) and \
+                len(values) <= self.count:
+            key = self._encode(values, len(values))
+            if key is not None:
+                return key
+        HANDOVERS[PACKAGE] += 1
+        return self.careful_encode_prefix(values)
+
+    cdef object _decode(self, bytes key, Py_ssize_t *at):
+        """The values of every field from the start of *key*, ``at[0]`` the offset after
+        the last; None to hand over."""
+        cdef const unsigned char *p = <const unsigned char *> PyBytes_AS_STRING(key)
+        cdef Py_ssize_t n = PyBytes_GET_SIZE(key), i
+        cdef object out = PyTuple_New(self.count), value
+        at[0] = 0
+        for i in range(self.count):
+            value = read_field(&self.fields[i], p, n, at)
+            if value is HANDOVER:
+                return None
+            Py_INCREF(value)
+            PyTuple_SET_ITEM(out, i, value)
+        return out
+
+    def decode(self, key):
+        cdef object out
+        cdef Py_ssize_t end = 0
+        if PyBytes_CheckExact(key):
+            out = self._decode(key, &end)
+            if out is not None and end == PyBytes_GET_SIZE(key):
+                return out
+        HANDOVERS[PACKAGE] += 1
+        return self.careful_decode(key)
+
+    def parse(self, key):
+        cdef object out
+        cdef Py_ssize_t end = 0
+        if PyBytes_CheckExact(key):
+            out = self._decode(key, &end)
+            if out is not None:
+                return out, key[end:]
+        HANDOVERS[PACKAGE] += 1
+        return self.careful_parse(key)
+
+
+class CompiledBound(BoundOrderedCode):
+    """A bound ``orderedcode`` schema whose operations run in :class:`Engine`."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, codec, schema, plans):
+        BoundOrderedCode.__init__(self, codec, schema, plans)
+        engine = Engine(self.codes, self.careful_encode, self.careful_decode,
+                        self.careful_parse, self.careful_encode_prefix)
+        self.engine = engine
+        self.encode = engine.encode
+        self.decode = engine.decode
+        self.parse = engine.parse
+        self.encode_prefix = engine.encode_prefix
