@@ -41,12 +41,15 @@ SEED: Final = 11
 #: schema -> the codecs expected to put pairs in the wrong order (all through declared
 #: anomalies); a codec not listed must keep the natural order exactly
 SCHEMAS: Final[dict[str, frozenset[str]]] = {
-    # every built-in codec can express this one
+    # every built-in codec with an int64 can express this one
     "name:string, n:int64": frozenset({"lexkey", "lexkey-legacy"}),
-    # descending and NULLs in the middle
-    "tenant:string, ts:int64 desc, id:bytes": frozenset(),
+    # ordered-binary's types (its declared -0.0 above NaN departs)
+    "name:string, x:float64, ok:bool": frozenset({"lexkey", "lexkey-legacy", "ordered-binary"}),
+    # descending and NULLs in the middle (HBase's BlobVar: a value whose 7-bit groups end
+    # first sorts first)
+    "tenant:string, ts:int64 desc, id:bytes": frozenset({"hbase-orderedbytes"}),
     # NUL-laden bytes, a narrow int, floats with -0.0, NaN and infinities
-    "k:bytes, x:int32, f:float64": frozenset({"lexkey", "lexkey-legacy"}),
+    "k:bytes, x:int32, f:float64": frozenset({"lexkey", "lexkey-legacy", "hbase-orderedbytes"}),
     # decimals, then a descending string and a descending int with NULLs last
     "amount:decimal, label:string desc, n:int64 desc nulls last": frozenset(),
     # bool and float with the codecs that have bool

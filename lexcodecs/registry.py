@@ -51,6 +51,8 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "orderly": "lexcodecs.codecs.orderly:OrderlyCodec",
     "sqlite4": "lexcodecs.codecs.sqlite4:Sqlite4Codec",
     "orderedcode": "lexcodecs.codecs.orderedcode:OrderedCodeCodec",
+    "ordered-binary": "lexcodecs.codecs.ordered_binary:OrderedBinaryCodec",
+    "hbase-orderedbytes": "lexcodecs.codecs.hbase_orderedbytes:HBaseOrderedBytesCodec",
 }
 
 CodecFactory = Callable[..., Codec]

@@ -7,6 +7,7 @@ tests/test_cli.py covers ``list``, ``encode``, ``decode`` and VALUES through ``m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
@@ -89,8 +90,9 @@ def test_compare_without_arguments(tmp_path: Path) -> None:
     assert list(rows) == list(available_codecs())
     cannot = {n for n in available_codecs() if not expressible(n, DEFAULT_SCHEMA)}
     assert cannot, "every codec expresses the default schema: this test needs one that doesn't"
-    for name, cells in rows.items():
-        assert cells[0] == ("no" if name in cannot else "yes"), (name, cells)
+    for name, cells in rows.items():  # ok: no, or yes / DIFF (pairs out of order)
+        assert (cells[0] == "no") == (name in cannot), (name, cells)
+        assert cells[0] in ("no", "yes", "DIFF"), (name, cells)
     said = {line.split(":", 1)[0] for line in lines if ": cannot express the schema: " in line}
     assert said == cannot
     for name in cannot:
@@ -228,9 +230,11 @@ def _inspect_case(name: str) -> tuple[str, bytes, KeySchema]:
         if expressible(name, text):
             schema = KeySchema.parse(text)
             values = [SAMPLE[f.type] for f in schema.fields]
-            if len(values) == 3 and codec.capabilities.nulls != "none":
-                values[1] = None  # a NULL between two values
             key = codec.encode(values, schema)
+            if len(values) == 3:  # a NULL between two values, where the field has one
+                with contextlib.suppress(LexCodecError):  # (none: HBase's fixed int64)
+                    key = codec.encode([values[0], None, values[2]], schema)
+                    values[1] = None
             try:
                 codec.decode(key, schema)
             except LexCodecError:  # LexKey: one variable-length field at most

@@ -19,6 +19,12 @@ from lexcodecs.registry import BUILTIN_CODECS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = "name:string, n:int64"
+#: for a codec without int64 (ordered-binary: JavaScript numbers and BigInts)
+SCHEMA_INT = "name:string, n:int"
+
+
+def schema_of(codec_name: str) -> str:
+    return SCHEMA if "int64" in get_codec(codec_name).capabilities.field_types else SCHEMA_INT
 
 
 def package_of(codec_name: str) -> str:
@@ -55,20 +61,22 @@ def test_the_compiled_module_is_in_use(name: str) -> None:
     require_built()
     compiled_module = f"lexcodecs.codecs.{package_of(name)}._compiled"
     codec = get_codec(name)
+    schema = schema_of(name)
     with _impl.use("compiled"):
-        assert type(codec.bind(SCHEMA)).__module__ == compiled_module
+        assert type(codec.bind(schema)).__module__ == compiled_module
     with _impl.use("reference"):
-        assert type(codec.bind(SCHEMA)).__module__ != compiled_module
+        assert type(codec.bind(schema)).__module__ != compiled_module
 
 
 @pytest.mark.parametrize("name", sorted(BUILTIN_CODECS))
 def test_both_implementations_give_the_same_key(name: str) -> None:
     codec = get_codec(name)
+    schema = schema_of(name)
     keys = []
     for implementation in _impl.IMPLEMENTATIONS:
         with _impl.use(implementation):
-            key = codec.encode(("acme", -5), SCHEMA)
-            assert codec.decode(key, SCHEMA) == ("acme", -5)
+            key = codec.encode(("acme", -5), schema)
+            assert codec.decode(key, schema) == ("acme", -5)
             keys.append(key)
     assert keys[0] == keys[1]
 

@@ -102,8 +102,13 @@ def check(result: tuple[Any, ...], codec: Any, value: Any, schema: str | None) -
     if schema is None and type(value) in INT_TYPES.values():
         reals = [int.__int__(value)]  # a format without widths: the number itself
     assert reals, f"{codec.name} wrote a {type(value).__name__} that has no meaning to write"
-    keys = [codec.encode((real,), schema) if schema is not None else codec.encode((real,))
-            for real in reals]
+    keys = []
+    for real in reals:
+        try:
+            keys.append(codec.encode((real,), schema) if schema is not None
+                        else codec.encode((real,)))
+        except EncodeError:  # a meaning the codec refuses (the plain 0.1 in a float32 field)
+            continue
     assert result[1] in keys, (codec.name, type(value).__name__, result[1].hex())
 
 

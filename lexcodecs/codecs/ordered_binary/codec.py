@@ -1,0 +1,226 @@
+"""The ``ordered-binary`` codec: options, capabilities, the schemaless API and binding.
+
+Theory of operation: :class:`OrderedBinaryCodec` is self-describing and schemaless, like
+``fdb-tuple``: ``encode(values)`` writes what lmdb-js's ``toBufferKey`` writes for the JS
+value (one bare value, or an array), ``decode(key)`` returns what its ``fromBufferKey`` reads
+(always a tuple). The codec option ``array`` makes a single value a one-element array, as
+lmdb-js writes ``[v]``: numbers in an array take 9 bytes, bare ones as few as 4.
+
+The work is done by ``reference_encode`` / ``reference_decode`` (the executable spec). When
+``lexcodecs._impl.compiled("ordered_binary")`` gives a compiled module, its ``encode`` and
+``decode`` run instead and hand anything they do not take as their own to those functions.
+
+A schema binds into a plan: per field, its type (``format.FIELD_STARTS``, and the Python
+types of ``reference_encode.FIELD_PY_TYPES``). :class:`BoundOrderedBinary` checks each value
+against its field, writes the key as the schemaless encoder does (an array, or the bare value
+for a one-field schema without ``array``), and reads keys strictly, field by field, refusing
+any key that does not encode back byte for byte. Field types: string, bytes, bool, float64,
+int; null in every field; no descending order, no field options. ``tuple`` is not a field
+type (nested arrays are written flat: no reader can find their end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final
+
+from ... import _impl
+from ...codec import (
+    BaseCodec,
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    as_key_bytes,
+)
+from ...errors import DecodeError, EncodeError, LexCodecError
+from ...inspection import Inspection
+from ...schema import Field, KeySchema
+from . import explain
+from .anomalies import ANOMALIES
+from .format import NAME, SEPARATOR
+from .reference_decode import decode_fields, decode_key
+from .reference_encode import FIELD_PY_TYPES, encode_values, field_value
+
+__all__ = ["INT_LIMIT", "PACKAGE", "BoundOrderedBinary", "OrderedBinaryCodec"]
+
+#: the package name lexcodecs._impl knows the compiled module by
+PACKAGE: Final = "ordered_binary"
+
+#: the largest int magnitude that does not round to Infinity as a JS number (ordered-binary
+#: refuses those: ``BigInt(Infinity)`` throws)
+INT_LIMIT: Final = 2**1024 - 2**970 - 1
+
+
+
+def _array_problem(value: Any) -> str | None:
+    return None if type(value) is bool else "True or False"
+
+
+class OrderedBinaryCodec(BaseCodec):
+    """npm ``ordered-binary`` 1.6.3, the key encoding of lmdb-js.
+
+    >>> codec = OrderedBinaryCodec()
+    >>> codec.encode(("hello", 1.0, "world")).hex(" ")
+    '68 65 6c 6c 6f 00 13 ff 00 00 00 00 00 00 00 00 77 6f 72 6c 64'
+    >>> codec.encode((1.0,)).hex(" "), OrderedBinaryCodec(array=True).encode((1.0,)).hex(" ")
+    ('13 ff 00 00', '13 ff 00 00 00 00 00 00 00')
+    >>> codec.decode(bytes.fromhex("610000"))
+    ('a', None)
+    """
+
+    name = NAME
+    OPTIONS: ClassVar = {
+        "array": Option(
+            False, "True: a key of one value is written as the one-element JS array [v] "
+            "(numbers in an array always take 9 bytes); False: one value is written bare. "
+            "Keys of several values (or none) are arrays either way",
+            check=_array_problem),
+    }
+    CAPABILITIES = Capabilities(
+        field_types=set(FIELD_PY_TYPES),
+        # keys decode without a schema to what lmdb-js's reader gives (lossy: see the
+        # anomalies); a schema reads them back exactly
+        decoding="self-describing",
+        schemaless=True,
+        descending=False,
+        nulls="fixed",
+        injective=False,
+        prefix_free=False,
+        float_policy=FloatPolicy(nan="highest", negative_zero="distinct"),
+        anomalies=ANOMALIES,
+        int_range=(-INT_LIMIT, INT_LIMIT),
+        notes="JS values: null < false < true < numbers (ints as BigInts, by value) < "
+              "strings; raw bytes untagged; keys over 8 KiB refused as lmdb-js refuses them",
+        readers=("Node.js: npm ordered-binary 1.6.3, the key encoder of lmdb-js",
+                 "Python (lexcodecs)"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.array: bool = self.options["array"]
+
+    # -- schemaless API (the codec's own) ---------------------------------------------------
+
+    def encode_schemaless(self, values: Sequence[Any]) -> bytes:
+        """The key lmdb-js writes for *values* (see the class and module docs)."""
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.encode(values, self.array, encode_values)  # type: ignore[no-any-return]
+        return encode_values(values, self.array)
+
+    def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
+        """What lmdb-js reads from *key*: its values, normalised as its reader does."""
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.decode(key, decode_key)  # type: ignore[no-any-return]
+        try:
+            return decode_key(key)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+
+    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
+                     ) -> tuple[bytes, bytes | None]:
+        """``[enc 00, enc 01)`` with *values* written as an array: every key of more values
+        than *values* that starts with them (the key of *values* itself is not in it). The
+        empty prefix gives every key: ``(b"", None)``."""
+        if schema is not None:
+            return self.bind(schema).prefix_range(values)
+        if len(values) == 0:
+            return b"", None
+        body = encode_values(values, True)
+        return body + bytes((SEPARATOR,)), body + bytes((SEPARATOR + 1,))
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each value's first byte and what it means, its bytes, and the separators; notes
+        for what lmdb-js's reader normalises."""
+        return explain.inspect(self, key, schema)
+
+    # -- schema binding ---------------------------------------------------------------------
+
+    def bind(self, schema: SchemaLike) -> BoundOrderedBinary:
+        """The schema bound: values checked by field type, keys read strictly (see
+        :class:`BoundOrderedBinary`)."""
+        return self.bind_as(schema, BoundOrderedBinary)
+
+    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
+        field_type = field.type
+
+        def check(value: Any) -> bytes:
+            # one value as its field takes it, written as in an array (the bound object
+            # writes the key whole, separators and the bare form included)
+            return encode_values((field_value(field_type, value),), True)
+
+        return FieldPlan(index, field, check, None)
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        compiled = _impl.compiled(PACKAGE)
+        cls: type[BoundOrderedBinary] = (BoundOrderedBinary if compiled is None
+                                         else compiled.BoundOrderedBinary)
+        return cls(self, schema, plans)
+
+
+class BoundOrderedBinary(BoundKey):
+    """A schema bound to ordered-binary: the key lmdb-js writes for the values, checked by
+    field type first (``None`` is null in every field; a ``bool`` is not an ``int``).
+
+    Decoding reads the key field by field (:func:`.reference_decode.decode_fields`), then
+    encodes the values again and refuses a key that does not come back byte for byte: a bound
+    decode gives back exactly the values a key was written from, more exactly than lmdb-js's
+    own reader (-0.0, ints that are doubles and nulls late in an array come back as written),
+    or a DecodeError (keys that several value tuples share, see the anomalies, decode to the
+    one the reader finds first).
+    """
+
+    __slots__ = ("_array", "_types")
+
+    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
+        super().__init__(codec, schema, plans)
+        self._types = tuple(f.type for f in schema.fields)
+        self._array: bool = codec.options["array"] or len(self._types) != 1
+
+    def _checked(self, values: Sequence[Any]) -> list[Any]:
+        out = []
+        for i, (field_type, value) in enumerate(zip(self._types, values)):
+            try:
+                out.append(field_value(field_type, value))
+            except LexCodecError as exc:
+                raise self._context(exc, i) from None
+        return out
+
+    def encode(self, values: Sequence[Any]) -> bytes:
+        checked = self._checked(self._check_arity(values))
+        try:
+            return encode_values(checked, self._array)
+        except LexCodecError as exc:
+            if exc.field is not None and exc.field_name is None:  # name the schema's field
+                f = self.schema.fields[exc.field]
+                exc.field_name, exc.field_type = f.name, f.type
+            raise exc.add_context(codec=NAME) from None
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        try:
+            values = decode_fields(data, self._types, not self._array)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+        try:
+            again = encode_values(values, self._array)
+        except EncodeError:
+            again = None
+        if again != data:
+            raise DecodeError("the values read do not encode back to this key: not a key "
+                              f"ordered-binary writes for the schema {self.schema}",
+                              codec=NAME, offset=0, found=data,
+                              expected=f"a key of ({self.schema})")
+        return values
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+        """``[enc 00, enc 01)`` of the prefix written as an array (see the codec's)."""
+        checked = self._checked(self._check_arity(values, prefix=True))
+        if not checked:
+            return b"", None
+        body = encode_values(checked, True)
+        return body + bytes((SEPARATOR,)), body + bytes((SEPARATOR + 1,))
