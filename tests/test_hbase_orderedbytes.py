@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import decimal
 import functools
+import io
 import json
 import math
+import sqlite3
 import struct
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lexcodecs import get_codec
 from lexcodecs.codecs.hbase_orderedbytes import (
     CAPABILITIES,
     STRUCT_CAPABILITIES,
@@ -41,6 +45,7 @@ from lexcodecs.errors import (
     SchemaError,
     UnsupportedTypeError,
 )
+from lexcodecs.migrate import Transcoder, migrate_lines, migrate_sqlite
 from lexcodecs.schema import KeySchema
 from lexcodecs.testing.vectors import VectorFile, load_vectors
 from lexcodecs.types import Float32, Int32
@@ -532,3 +537,48 @@ def test_inspect_annotates_every_field() -> None:
     with pytest.raises(LexCodecError):
         CODEC.inspect(bytes.fromhex("3461"), "s:string")
     assert json.dumps(view.to_dict(), default=str)
+
+
+# -- migration: HBase row keys out of a dump, into another format -----------------------------
+
+MIGRATED = "region:string, ts:int64 desc, amount:decimal"
+
+
+def _hbase_rows() -> list[tuple[Any, ...]]:
+    return [(f"r{i % 7}", 1_700_000_000_000 + 37 * i, decimal.Decimal(i * 7 - 300).scaleb(-2))
+            for i in range(300)]
+
+
+def test_hbase_row_keys_migrate_from_a_hex_dump() -> None:
+    """A dump of HBase row keys (hex, one per line) to sqlite4 keys with migrate_lines: every
+    key re-encoded from its values, in order."""
+    bound = CODEC.bind(MIGRATED)
+    rows = _hbase_rows()
+    dump = [bound.encode(r).hex() + "\n" for r in rows]
+    out = io.StringIO()
+    report = migrate_lines(Transcoder(NAME, "sqlite4", MIGRATED), dump, out)
+    assert report.keys == len(rows)
+    target = get_codec("sqlite4").bind(MIGRATED)
+    assert [bytes.fromhex(line) for line in out.getvalue().split()] == \
+        [target.encode(r) for r in rows]
+
+
+def test_hbase_row_keys_migrate_in_sqlite(tmp_path: Path) -> None:
+    """A SQLite table keyed by HBase row keys, migrated by the existing SQLite path to
+    orderly (which has descending fields; fdb-tuple has none): values kept, new keys in
+    order."""
+    bound = CODEC.bind(MIGRATED)
+    rows = _hbase_rows()
+    db = tmp_path / "kv.db"
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("CREATE TABLE kv (k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID")
+        conn.executemany("INSERT INTO kv VALUES (?, ?)",
+                         [(bound.encode(r), str(i).encode()) for i, r in enumerate(rows)])
+        conn.commit()
+    report = migrate_sqlite(db, "kv", "k", Transcoder(NAME, "orderly", MIGRATED))
+    assert report.keys == len(rows)
+    target = get_codec("orderly").bind(MIGRATED)
+    with closing(sqlite3.connect(db)) as conn:
+        got = conn.execute("SELECT k, v FROM kv ORDER BY k").fetchall()
+    assert [(target.decode(k), int(v)) for k, v in got] == \
+        sorted(((r, i) for i, r in enumerate(rows)), key=lambda p: target.encode(p[0]))

@@ -22,15 +22,19 @@ import math
 import struct
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import lmdb
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lexcodecs import get_codec
 from lexcodecs.codecs.ordered_binary import JsSymbol, OrderedBinaryCodec
 from lexcodecs.codecs.ordered_binary.anomalies import ANOMALIES, NO_CARRY_WITNESS
 from lexcodecs.errors import DecodeError, EncodeError, LexCodecError, OptionError, SchemaError
+from lexcodecs.migrate import Transcoder, migrate_lmdb
 from lexcodecs.testing.checks import check_anomaly
 from lexcodecs.testing.model import identical
 
@@ -450,3 +454,27 @@ def test_tampered_symbol_is_refused() -> None:
     with pytest.raises(EncodeError, match="description is not a str"):
         OrderedBinaryCodec().encode((symbol,))
     assert OrderedBinaryCodec().encode((JsSymbol("x"),)) == bytes.fromhex("0278")
+
+
+def test_an_lmdb_js_database_migrates_to_fdb_tuple(tmp_path: Path) -> None:
+    """The issue's case: the keys of an LMDB environment written the way lmdb-js writes them,
+    migrated to fdb-tuple by the existing LMDB path; values kept, every new key decodes to the
+    values of its old key, and the new keys are in order."""
+    schema = "user:string, score:float64, active:bool"
+    rows = [(f"user-{i % 41}", (i * 7919 % 1000) / 8 - 60.0, i % 3 == 0) for i in range(400)]
+    old = OrderedBinaryCodec().bind(schema)
+    path = tmp_path / "db"
+    env = lmdb.open(str(path), map_size=1 << 24)
+    with env.begin(write=True) as txn:
+        for i, r in enumerate(rows):
+            assert txn.put(old.encode(r), str(i).encode())
+    env.close()
+    report = migrate_lmdb(path, Transcoder("ordered-binary", "fdb-tuple", schema))
+    assert report.keys == len(set(rows))
+    new = get_codec("fdb-tuple").bind(schema)
+    env = lmdb.open(str(path), readonly=True)
+    with env.begin() as txn:
+        got = [(new.decode(k), int(v)) for k, v in txn.cursor()]
+    env.close()
+    last = {r: i for i, r in enumerate(rows)}  # a repeated row keeps its last value
+    assert got == sorted(((r, i) for r, i in last.items()), key=lambda p: new.encode(p[0]))
