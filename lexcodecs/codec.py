@@ -376,6 +376,27 @@ def as_key_bytes(codec: str, key: Any) -> bytes:
                                expected="bytes, bytearray or memoryview")
 
 
+def utf8_value(text: str, why: str = "") -> bytes:
+    """A string field's value as UTF-8, a lone surrogate refused (*why* says what the format's
+    own writer would do instead); the value readers of several codecs share it."""
+    try:
+        return str.encode(text, "utf-8")
+    except UnicodeEncodeError as exc:
+        raise EncodeError(f"lone surrogate is not encodable as UTF-8{why}",
+                          value=text[exc.start:exc.end],
+                          expected="a str without lone surrogates") from None
+
+
+def buffer_value(v: Any) -> bytes:
+    """A bytes field's value read from its buffer (never a subclass's ``__bytes__``); a
+    released memoryview refused."""
+    try:
+        return bytes(memoryview(v))
+    except (ValueError, TypeError, BufferError):  # a released memoryview, say
+        raise EncodeError("the buffer cannot be read (a released memoryview?)", value=v,
+                          expected="readable bytes") from None
+
+
 class BoundKey:
     """The generic bound codec: a concatenation of per-field encodings.
 

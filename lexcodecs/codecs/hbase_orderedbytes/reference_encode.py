@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any, Final
 
 from ..._bytes import invert, order_bits
+from ...codec import buffer_value, utf8_value
 from ...errors import EncodeError, UnsupportedTypeError
 from ...types import Float32
 from .format import (
@@ -335,24 +336,11 @@ def _fixed_float_writer(field_type: str) -> Writer:
 
 
 def _text(v: str) -> bytes:
-    try:
-        data = v.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise EncodeError("lone surrogate is not encodable as UTF-8 (Java would write '?')",
-                          value=v[exc.start:exc.end],
-                          expected="a str without lone surrogates") from None
+    data = utf8_value(v, " (Java would write '?')")
     if b"\x00" in data:
         raise EncodeError("Cannot encode String values containing '\\u0000' (HBase has no "
                           "escape)", value=v, expected="a str without U+0000")
     return bytes((TEXT,)) + data + b"\x00"
-
-
-def _bytes_of(v: Any) -> bytes:
-    try:
-        return bytes(memoryview(v))
-    except (ValueError, TypeError, BufferError):  # a released memoryview, say
-        raise EncodeError("the buffer cannot be read (a released memoryview?)", value=v,
-                          expected="readable bytes") from None
 
 
 def encode_blob_var_body(data: bytes) -> bytes:
@@ -397,7 +385,7 @@ def _bytes_writer(write: Writer) -> Writer:
         if type(v) is bytes:
             return write(v)
         if issubclass(type(v), _BYTES_TYPES):
-            return write(_bytes_of(v))
+            return write(buffer_value(v))
         raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
                                    expected="bytes, bytearray or memoryview")
     return take

@@ -26,6 +26,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from ...codec import buffer_value
 from ...errors import EncodeError, UnsupportedTypeError
 from .format import (
     BIGINT_SHIFT,
@@ -246,12 +247,7 @@ def _write_bytes(value: bytes, out: bytearray, in_array: bool) -> None:
 
 
 def _write_buffer_like(value: Any, out: bytearray, in_array: bool) -> None:
-    try:
-        data = bytes(memoryview(value))  # the buffer itself, never a subclass's __bytes__
-    except ValueError:  # a released memoryview
-        raise EncodeError("the buffer cannot be read (a released memoryview?)", value=value,
-                          expected="readable bytes") from None
-    _write_bytes(data, out, in_array)
+    _write_bytes(buffer_value(value), out, in_array)
 
 
 def _write_none(value: None, out: bytearray, in_array: bool) -> None:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Final, Protocol
 
 from ..._bytes import invert
+from ...codec import buffer_value, utf8_value
 from ...errors import DecodeError, EncodeError, UnsupportedTypeError
 from ...inspection import Part
 from ...types import INFINITY, Float32, InfinitySentinel
@@ -130,12 +131,7 @@ def _text_value(v: Any) -> bytes:
     if not _is(v, str):
         raise UnsupportedTypeError(f"{type(v).__name__} value in a string field", value=v,
                                    expected="str or INFINITY (use a bytes field for bytes)")
-    try:
-        return str.encode(v, "utf-8")
-    except UnicodeEncodeError as exc:
-        raise EncodeError("lone surrogate is not encodable as UTF-8",
-                          value=v[exc.start:exc.end],
-                          expected="a str without lone surrogates") from None
+    return utf8_value(v)
 
 
 def _bytes_value(v: Any) -> bytes:
@@ -144,11 +140,7 @@ def _bytes_value(v: Any) -> bytes:
     if not _is(v, (bytes, bytearray, memoryview)):
         raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
                                    expected="bytes or INFINITY (use a string field for str)")
-    try:
-        return bytes(memoryview(v))  # the buffer itself, never a subclass's __bytes__
-    except ValueError:  # a released memoryview
-        raise EncodeError("the buffer cannot be read (a released memoryview?)", value=v,
-                          expected="readable bytes") from None
+    return buffer_value(v)
 
 
 # -- writers: one ascending item (spec §2-§4) ----------------------------------------------
