@@ -314,19 +314,21 @@ def test_inspect_without_a_schema(tmp_path: Path, name: str) -> None:
 
 
 def test_conformance(tmp_path: Path) -> None:
-    # the CLI's wiring and rendering; skv's properties run at full strength in
-    # tests/test_skv_conformance.py
-    out = ok(tmp_path, "conformance", "-c", "skv", "--examples", "2")
+    # the CLI's wiring and rendering, on the two codecs with the fewest cells (each codec's
+    # properties run at full strength in its own conformance tests). ordered-binary's reader
+    # is lossy in declared ways: every loss must be explained by an anomaly, not a FAIL
+    out = ok(tmp_path, "conformance", "-c", "ordered-binary", "--examples", "2")
     lines = out.splitlines()
     assert lines[0].startswith("properties: ")
-    assert "skv" in lines
+    assert "ordered-binary" in lines
     assert lines[-1] == "every codec keeps every claim it makes"
     assert "FAIL" not in "\n".join(lines[2:])  # lines[1] is the legend
-    data = json.loads(ok(tmp_path, "conformance", "-c", "skv", "--examples", "2", "--json"))
+    data = json.loads(ok(tmp_path, "conformance", "-c", "orderedcode", "--examples", "2",
+                         "--json"))
     assert data["ok"] is True
-    assert list(data["cells"]) == ["skv"]
+    assert list(data["cells"]) == ["orderedcode"]
     assert data["errors"] == {}
-    cells = [v for by_schema in data["cells"]["skv"].values() for v in by_schema.values()]
+    cells = [v for by_schema in data["cells"]["orderedcode"].values() for v in by_schema.values()]
     assert cells
     assert "ok" in cells
     assert all(v == "ok" or v.startswith("skip") for v in cells)
