@@ -40,6 +40,10 @@ REAL_SCHEMA = "tenant:string, created:int64 desc, id:bytes"
 
 ENV_REQUIRE_BROWSER = "LEXCODECS_REQUIRE_BROWSER"
 
+# the whole module on one pytest-xdist worker (``--dist loadgroup``): its module fixtures (the
+# browser, the rendered reports) take about 5 s to set up on each worker that runs a test
+pytestmark = pytest.mark.xdist_group("html-report")
+
 
 def _load() -> dict[str, Any]:
     report: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))

@@ -18,7 +18,6 @@ from hypothesis import settings
 from lexcodecs.codecs.orderedcode import OrderedCodeCodec
 from lexcodecs.schema import KeySchema
 from lexcodecs.testing import CodecConformance
-from lexcodecs.testing.conformance import applicable, run_property
 
 # every check on the compiled and on the reference implementation
 pytestmark = pytest.mark.usefixtures("impl")
@@ -32,13 +31,8 @@ class TestOrderedCodeConformance(CodecConformance):
     )
     examples: ClassVar[int] = 5
 
-    def check(self, name: str, schema: KeySchema) -> None:
-        codec = self.get_codec()
-        reason = applicable(name, codec, schema)
-        if reason is not None:
-            pytest.skip(reason)
-        run_property(name, codec, schema, self.value_strategies,
-                     settings_=settings(max_examples=self.examples))
+    def property_settings(self) -> settings:
+        return settings(max_examples=self.examples)
 
 
 def test_the_descending_trailing_anomaly_is_found_and_explained() -> None:

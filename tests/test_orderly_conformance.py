@@ -29,7 +29,6 @@ from lexcodecs.schema import Field
 from lexcodecs.testing import (
     CodecConformance,
     ConformanceError,
-    applicable,
     identical,
     keys,
     model_equal,
@@ -176,13 +175,8 @@ NO_SHRINK = [p for p in Phase if p not in (Phase.shrink, Phase.explain)]
 class _OrderlyConformance(CodecConformance):
     """The harness, minus shrinking (see NO_SHRINK)."""
 
-    def check(self, name: str, schema: KeySchema) -> None:
-        codec = self.get_codec()
-        reason = applicable(name, codec, schema)
-        if reason is not None:
-            pytest.skip(reason)
-        run_property(name, codec, schema, self.value_strategies,
-                     settings_=settings(phases=NO_SHRINK))
+    def property_settings(self) -> settings:
+        return settings(phases=NO_SHRINK)
 
 
 class TestOrderlyConformance(_OrderlyConformance):

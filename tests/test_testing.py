@@ -90,6 +90,64 @@ def test_counterexamples_are_shrunk() -> None:
     assert "(0,)" in str(info.value) or "(-1,)" in str(info.value)
 
 
+# -- CodecConformance: the batch checks share their batches ----------------------------------
+
+
+def _shared_case(codec: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[str]]:
+    """A CodecConformance subclass of *codec* made here (so nothing is cached for it yet),
+    and the list that records each hypothesis run its tests start: ``batch`` for the shared
+    run, else the check's name."""
+    from lexcodecs.testing import conformance
+
+    runs: list[str] = []
+    run_batch, run_one = conformance.run_batch_checks, conformance.run_property
+
+    def batch(names: Any, *args: Any, **kwargs: Any) -> None:
+        runs.append("batch")
+        run_batch(names, *args, **kwargs)
+
+    def one(name: str, *args: Any, **kwargs: Any) -> None:
+        runs.append(name)
+        run_one(name, *args, **kwargs)
+
+    monkeypatch.setattr(conformance, "run_batch_checks", batch)
+    monkeypatch.setattr(conformance, "run_property", one)
+
+    class Case(CodecConformance):
+        schemas = ("k:int64, v:float64, s:string",)
+
+        def property_settings(self) -> settings:
+            return settings(max_examples=60, derandomize=True, database=None,
+                            print_blob=False)
+
+    Case.codec = codec
+    return Case(), runs
+
+
+def test_batch_checks_draw_their_batches_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    case, runs = _shared_case(ToyCodec(), monkeypatch)
+    schema = KeySchema.parse(case.schemas[0])
+    case.test_order(schema)
+    case.test_injective(schema)
+    case.test_prefix_free(schema)
+    case.test_round_trip(schema)
+    assert runs == ["batch", "round_trip"]
+
+
+def test_a_shared_batch_failure_fails_its_own_check_only(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # CollidingBroken writes -0.0 as +0.0: the shared run finds the collision; the injectivity
+    # test raises it, the order test runs on batches of its own (and holds), as it would alone
+    case, runs = _shared_case(CollidingBroken(), monkeypatch)
+    schema = KeySchema.parse(case.schemas[0])
+    with pytest.raises(ConformanceError, match=r"^\[injective\] toy-colliding") as info:
+        case.test_injective(schema)
+    assert "are different values with the same key" in str(info.value)
+    case.test_order(schema)
+    case.test_prefix_free(schema)
+    assert runs == ["batch", "order", "prefix_free"]
+
+
 # -- concrete checks ----------------------------------------------------------------------
 
 

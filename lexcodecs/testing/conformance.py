@@ -76,6 +76,10 @@ BATCH_CHECKS: Final[Mapping[str, tuple[Callable[..., None], bool]]] = {
 }
 
 
+#: CodecConformance's tests of the batch checks
+_BATCH_TESTS: Final = frozenset(f"test_{name}" for name in BATCH_CHECKS)
+
+
 def _batch_property(*names: str) -> PropertyBuilder:
     """The checks *names* of :data:`BATCH_CHECKS`, in order, on each drawn batch."""
     def build(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[], None]:
@@ -309,11 +313,22 @@ class CodecConformance:
       values narrower than the capabilities say (a fixed-length bytes field, say).
 
     The class name does not start with ``Test``, so pytest collects only subclasses.
+
+    The three checks over batches of keys (``order``, ``injective``, ``prefix_free``) run on
+    the same drawn batches, as :func:`run_batch_checks` runs them: drawing the batches is most
+    of their cost. The first of the three tests of a schema runs all three; each test reports
+    its own check. Where the shared run found a failure of one check, that check's test raises
+    it (shrunk), and the others run on batches of their own, as they would alone. Under
+    pytest-xdist's ``--dist loadgroup`` the three go to one worker.
     """
 
     codec: ClassVar[Codec | Callable[[], Codec]]
     schemas: ClassVar[Sequence[KeySchema | str]] = ()
     value_strategies: ClassVar[Overrides] = {}
+
+    #: (class, schema, implementation, examples, derandomized) -> what the shared run of the
+    #: batch checks showed, by check: None (held on every batch) or the failure it raised
+    _batch_outcomes: ClassVar[dict[tuple[Any, ...], dict[str, BaseException | None]]] = {}
 
     def pytest_generate_tests(self, metafunc: Any) -> None:
         if "schema" in metafunc.fixturenames:
@@ -321,7 +336,18 @@ class CodecConformance:
             if not parsed:
                 raise TypeError(f"{type(self).__name__}.schemas is empty: give the schemas "
                                 "the codec is to be checked with")
-            metafunc.parametrize("schema", parsed, ids=[str(s) for s in parsed])
+            params: list[Any] = list(parsed)
+            if metafunc.function.__name__ in _BATCH_TESTS and \
+                    metafunc.config.pluginmanager.hasplugin("xdist"):
+                import pytest
+
+                # the schema by its index: xdist takes a group name ending in "]" for
+                # part of a parametrized test's id, and would not group it
+                cls = type(self)
+                params = [pytest.param(s, marks=pytest.mark.xdist_group(
+                    f"{cls.__module__}.{cls.__qualname__}.schema{i}"))
+                    for i, s in enumerate(parsed)]
+            metafunc.parametrize("schema", params, ids=[str(s) for s in parsed])
 
     def get_codec(self) -> Codec:
         codec = type(self).codec
@@ -330,6 +356,10 @@ class CodecConformance:
             return codec()
         return codec
 
+    def property_settings(self) -> settings | None:
+        """Settings for this class's properties; None: the active hypothesis profile."""
+        return None
+
     def check(self, name: str, schema: KeySchema) -> None:
         import pytest
 
@@ -337,7 +367,42 @@ class CodecConformance:
         reason = applicable(name, codec, schema)
         if reason is not None:
             pytest.skip(reason)
-        run_property(name, codec, schema, self.value_strategies)
+        config = self.property_settings()
+        if name in BATCH_CHECKS:
+            outcome = self._batch_outcome(codec, schema, config)
+            if name in outcome:
+                failure = outcome[name]
+                if failure is not None:
+                    raise failure
+                return
+        run_property(name, codec, schema, self.value_strategies, settings_=config)
+
+    def _batch_outcome(self, codec: Codec, schema: KeySchema, config: settings | None
+                       ) -> dict[str, BaseException | None]:
+        """The applicable batch checks of *schema*, run once on shared batches (see the class
+        docstring); a check missing from the answer runs on its own."""
+        from .. import _impl
+
+        active = config if config is not None else settings()
+        key = (type(self), str(schema), _impl.current, active.max_examples, active.derandomize)
+        outcome = self._batch_outcomes.get(key)
+        if outcome is None:
+            names = [n for n in BATCH_CHECKS if applicable(n, codec, schema) is None]
+            outcome = {}
+            try:
+                run_batch_checks(names, codec, schema, self.value_strategies, settings_=config)
+            except checks.ConformanceError as exc:
+                outcome[exc.check] = exc
+            except ExceptionGroup as group:  # hypothesis found distinct failures
+                for failure in group.exceptions:
+                    if isinstance(failure, checks.ConformanceError):
+                        outcome.setdefault(failure.check, failure)
+            except Exception:  # not a claim broken: each check runs alone and says
+                pass
+            else:
+                outcome = dict.fromkeys(names)
+            self._batch_outcomes[key] = outcome
+        return outcome
 
     def test_schema_binds(self, schema: KeySchema) -> None:
         self.get_codec().bind(schema)
