@@ -20,7 +20,6 @@ import difflib
 import importlib
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from importlib import metadata
 from typing import Any, Final, TypeVar, overload
 
 import attrs
@@ -109,6 +108,10 @@ class Registry:
         found: dict[str, CodecSource] = {}
         conflicts: dict[str, list[CodecSource]] = {}
         if self._use_entry_points:
+            # imported here: importlib.metadata costs about 30 ms, a fifth of importing
+            # lexcodecs, and most runs use only built-in codecs
+            from importlib import metadata
+
             for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
                 dist = getattr(getattr(ep, "dist", None), "name", None)
                 src = CodecSource(ep.name, "plugin", ep.value, dist)

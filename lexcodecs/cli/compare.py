@@ -17,16 +17,17 @@ import json
 import os
 import shutil
 import sys
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .._console import show
-from ..compare import DEFAULT_SCHEMA, STORES, Comparison, compare
-from ..compare.measure import REPEATS
-from ..compare.report import WRAP
+from ..compare.defaults import DEFAULT_SCHEMA, REPEATS, STORES, WRAP
 from ..registry import available_codecs
 from ..schema import KeySchema
 from .arguments import CliError, Subparsers, _progress_bar, count
 from .sources import add_source_arguments, load_records
+
+if TYPE_CHECKING:  # the comparison is imported when one runs (lexcodecs/compare/__init__.py)
+    from ..compare import Comparison
 
 __all__ = ["GENERATED", "SAMPLED", "run_compare"]
 
@@ -80,6 +81,8 @@ def run_compare(args: argparse.Namespace) -> int:
         schema, records, source = loaded.schema, loaded.rows, loaded.source
         if loaded.proposed:
             source += "; key types proposed from the input's declared types"
+    from ..compare import compare
+
     names = args.codecs or available_codecs()
     bar = _progress_bar(args, "comparing", len(names))
     try:

@@ -18,14 +18,51 @@ Records are generated from the schema with the values keys go wrong on, or given
 markdown.
 """
 
-from .blockers import DESCENDING, TYPE_SUBSTITUTES, Plan
-from .measure import is_compiled
-from .records import generate_records, records_from_json
-from .report import Comparison
-from .results import Blocker, CodecResult, KeySize, PrefixScan, SampleKey, SamplePart, Timing
-from .run import DEFAULT_SCHEMA, ProgressSink, compare
-from .stores import STORES
-from .verdict import CLOSEST_RANKING, RANKING, Criterion, Verdict
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+from .defaults import DEFAULT_SCHEMA, STORES
+
+if TYPE_CHECKING:
+    from .blockers import DESCENDING, TYPE_SUBSTITUTES, Plan
+    from .measure import is_compiled
+    from .records import generate_records, records_from_json
+    from .report import Comparison
+    from .results import Blocker, CodecResult, KeySize, PrefixScan, SampleKey, SamplePart, Timing
+    from .run import ProgressSink, compare
+    from .verdict import CLOSEST_RANKING, RANKING, Criterion, Verdict
+
+#: every other name of ``__all__`` -> the module it is imported from on first use (PEP 562):
+#: importing the comparison is about half of what starting the command line costs, and only
+#: ``lexcodecs compare`` needs it
+_LAZY: Final = {
+    "DESCENDING": "blockers", "TYPE_SUBSTITUTES": "blockers", "Plan": "blockers",
+    "is_compiled": "measure",
+    "generate_records": "records", "records_from_json": "records",
+    "Comparison": "report",
+    "Blocker": "results", "CodecResult": "results", "KeySize": "results",
+    "PrefixScan": "results", "SampleKey": "results", "SamplePart": "results",
+    "Timing": "results",
+    "ProgressSink": "run", "compare": "run",
+    "CLOSEST_RANKING": "verdict", "RANKING": "verdict", "Criterion": "verdict",
+    "Verdict": "verdict",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "CLOSEST_RANKING",

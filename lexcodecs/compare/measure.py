@@ -36,13 +36,12 @@ from ..errors import LexCodecError, NotDecodableError
 from ..inspection import inspect_key
 from ..model import ModelError, key_function
 from ..schema import KeySchema
+from .defaults import REPEATS
 from .results import CodecResult, KeySize, PrefixScan, SampleKey, SamplePart, Timing, percentile
 from .stores import KEY_LENGTHS, ORDERERS, inversions
 
 __all__ = ["PREFIX_SAMPLES", "REPEATS", "is_compiled", "measure"]
 
-#: timed loops over every record; the fastest counts (0: no timing)
-REPEATS: Final = 5
 #: times each record is timed alone; its least time counts
 RECORD_RUNS: Final = 3
 #: at most this many records are timed alone (evenly spaced over the records)

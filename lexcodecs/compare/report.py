@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # rich is imported when a report is drawn, not when the CLI s
 
 from .._console import table as console_table
 from .._console import to_text
+from .defaults import WRAP
 from .results import CodecResult
 from .verdict import Verdict
 
@@ -33,8 +34,6 @@ __all__ = ["COLUMNS", "Comparison"]
 #: codecs ran compiled is on the line above it, per codec in JSON and markdown)
 COLUMNS: Final = ("codec", "ok", "refused", "key bytes\navg/p99/max", "enc\nns", "dec\nns",
                   "round\ntrip", "colli-\nsions", "wrong\npairs", "prefix\nscans")
-#: how wide the prose (verdict, blockers) is wrapped, at most; counterexamples are not wrapped
-WRAP: Final = 100
 
 
 def _ok(r: CodecResult) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .. import _impl
 from ..codec import Codec
@@ -21,18 +21,15 @@ from ..errors import LexCodecError
 from ..registry import available_codecs, get_codec
 from ..schema import KeySchema
 from .blockers import Plan, plan
-from .measure import REPEATS, measure
+from .defaults import DEFAULT_SCHEMA, REPEATS, STORES
+from .measure import measure
 from .records import generate_records
 from .report import Comparison
 from .results import CodecResult
-from .stores import ORDERERS, STORES
+from .stores import ORDERERS
 from .verdict import Candidate, decide
 
 __all__ = ["DEFAULT_SCHEMA", "ProgressSink", "compare"]
-
-#: the schema ``lexcodecs compare`` uses when none is given: a tenant, a time sorted newest
-#: first, an id, and a score -- the shape of many real keys, in the types most formats have
-DEFAULT_SCHEMA: Final = "tenant:string, ts:int64 desc, id:bytes, score:float64"
 
 
 @runtime_checkable

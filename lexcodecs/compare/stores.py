@@ -16,12 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..errors import LexCodecError
+from .defaults import STORES
 
 __all__ = ["KEY_LENGTHS", "ORDERERS", "STORES", "inversions", "order_lmdb", "order_memory",
            "order_rocksdb", "order_sqlite"]
-
-#: the stores a comparison sorts keys in
-STORES: Final = ("sqlite", "lmdb", "rocksdb", "memory")
 
 
 def order_sqlite(keys: Sequence[bytes]) -> list[int]:
