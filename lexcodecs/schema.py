@@ -57,8 +57,12 @@ _NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 class Options(Mapping[str, OptionValue]):
     """An immutable, hashable mapping of field options (``length=8``, ``final=true``)."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_key")
     _items: tuple[tuple[str, OptionValue], ...]
+    #: the items with each value's type: what equality and the hash compare (True == 1 in
+    #: Python, but final=true and final=1 are different options). Made once: a codec finds
+    #: its bound schema by the schema, so these run on every encode given an equal schema
+    _key: tuple[tuple[str, type, OptionValue], ...]
 
     def __init__(self, items: Mapping[str, OptionValue] | Iterable[tuple[str, OptionValue]] = ()
                  ) -> None:
@@ -75,6 +79,7 @@ class Options(Mapping[str, OptionValue]):
                 raise SchemaError(f"option {key!r} has a value of type {type(value).__name__}",
                                   value=value, expected="a str, int or bool")
         self._items = tuple(sorted(pairs.items()))
+        self._key = tuple((k, type(v), v) for k, v in self._items)
 
     def __getitem__(self, key: str) -> OptionValue:
         for k, v in self._items:
@@ -89,13 +94,11 @@ class Options(Mapping[str, OptionValue]):
         return len(self._items)
 
     def __hash__(self) -> int:
-        # True == 1 in Python; hash the type too so final=true and final=1 differ
-        return hash(tuple((k, type(v).__name__, v) for k, v in self._items))
+        return hash(self._key)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Options):
-            return [(k, type(v), v) for k, v in self._items] == \
-                   [(k, type(v), v) for k, v in other._items]
+        if type(other) is Options or isinstance(other, Options):  # the first: no ABC check
+            return self._key == other._key
         if isinstance(other, Mapping):
             try:
                 return self == Options(other)
