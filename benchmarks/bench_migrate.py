@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from lexcodecs import get_codec  # noqa: E402
 from lexcodecs._console import show, table  # noqa: E402
 from lexcodecs.migrate import (  # noqa: E402
+    BATCH_SIZE,
     MigrationReport,
     Transcoder,
     migrate_lmdb,
@@ -234,7 +235,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="200000,1000000")
     parser.add_argument("--stores", default="sqlite,lmdb,rocksdb")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--batch-size", type=int, default=10_000)
+    parser.add_argument("--batch-size", type=int, default=BATCH_SIZE)
     args = parser.parse_args()
     lines = []
     for store in args.stores.split(","):

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._console import Progress
+from ..migrate.defaults import BATCH_SIZE
 from ..registry import get_codec
 from ..schema import KeySchema
 from .arguments import CliError, Subparsers, _options, _progress_bar, count
@@ -56,8 +57,8 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--lmdb", metavar="PATH", help="an LMDB environment (needs lexcodecs[lmdb])")
     p.add_argument("--rocksdb", metavar="PATH",
                    help="a RocksDB database, every column family (needs lexcodecs[rocksdb])")
-    p.add_argument("--batch-size", type=batch_size, default=10_000, metavar="N",
-                   help="keys per committed batch (default 10000)")
+    p.add_argument("--batch-size", type=batch_size, default=BATCH_SIZE, metavar="N",
+                   help=f"keys per committed batch (default {BATCH_SIZE})")
     p.add_argument("--map-size", type=map_size, default=None, metavar="BYTES",
                    help="with --lmdb: the new environment's first map size (e.g. 64MiB, "
                    "1GiB); it doubles whenever it fills (default: twice the source's use, at "

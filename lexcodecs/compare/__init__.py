@@ -20,9 +20,9 @@ markdown.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
+from .._lazy import exports
 from .defaults import DEFAULT_SCHEMA, STORES
 
 if TYPE_CHECKING:
@@ -51,18 +51,7 @@ _LAZY: Final = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
-
+__getattr__, __dir__ = exports(__name__, _LAZY)
 
 __all__ = [
     "CLOSEST_RANKING",

@@ -39,20 +39,42 @@ old-order watch), :mod:`~lexcodecs.migrate.lines` (hex-line streams),
 :mod:`~lexcodecs.migrate.dry_run` (the dry run).
 """
 
-from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_rocksdb, dry_run_sqlite
-from .lines import migrate_lines
-from .lmdb_store import migrate_lmdb
-from .report import MAX_EXAMPLES as MAX_EXAMPLES
-from .report import MigrationReport
-from .report import Progress as Progress
-from .rocksdb_store import migrate_rocksdb
-from .sqlite_store import NEW_SUFFIX as NEW_SUFFIX
-from .sqlite_store import OLD_SUFFIX as OLD_SUFFIX
-from .sqlite_store import STATE_TABLE as STATE_TABLE
-from .sqlite_store import migrate_sqlite
-from .transcoder import MigrationError, Transcoder, transcode_partition
+from typing import TYPE_CHECKING, Final
+
+from .._lazy import exports
+from .defaults import BATCH_SIZE
+
+if TYPE_CHECKING:
+    from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_rocksdb, dry_run_sqlite
+    from .lines import migrate_lines
+    from .lmdb_store import migrate_lmdb
+    from .report import MAX_EXAMPLES as MAX_EXAMPLES
+    from .report import MigrationReport
+    from .report import Progress as Progress
+    from .rocksdb_store import migrate_rocksdb
+    from .sqlite_store import NEW_SUFFIX as NEW_SUFFIX
+    from .sqlite_store import OLD_SUFFIX as OLD_SUFFIX
+    from .sqlite_store import STATE_TABLE as STATE_TABLE
+    from .sqlite_store import migrate_sqlite
+    from .transcoder import MigrationError, Transcoder, transcode_partition
+
+#: every other public name -> the module it is imported from on first use (PEP 562): the
+#: command line imports this package for its defaults, and only ``migrate`` needs the rest
+_LAZY: Final = {
+    "DryRun": "dry_run", "dry_run_lines": "dry_run", "dry_run_lmdb": "dry_run",
+    "dry_run_rocksdb": "dry_run", "dry_run_sqlite": "dry_run",
+    "migrate_lines": "lines", "migrate_lmdb": "lmdb_store", "migrate_rocksdb": "rocksdb_store",
+    "migrate_sqlite": "sqlite_store", "NEW_SUFFIX": "sqlite_store",
+    "OLD_SUFFIX": "sqlite_store", "STATE_TABLE": "sqlite_store",
+    "MAX_EXAMPLES": "report", "MigrationReport": "report", "Progress": "report",
+    "MigrationError": "transcoder", "Transcoder": "transcoder",
+    "transcode_partition": "transcoder",
+}
+
+__getattr__, __dir__ = exports(__name__, _LAZY)
 
 __all__ = [
+    "BATCH_SIZE",
     "DryRun",
     "MigrationError",
     "MigrationReport",

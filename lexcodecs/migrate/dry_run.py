@@ -38,6 +38,7 @@ import attrs
 
 from .._console import table, to_text
 from ..errors import LexCodecError
+from .defaults import BATCH_SIZE
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .sqlite_store import NEW_SUFFIX, OLD_SUFFIX, STATE_TABLE, _key_is_primary, _quote
 from .transcoder import MigrationError, Transcoder, same_settings
@@ -261,7 +262,7 @@ def _batch_plan(batch_size: int) -> str:
 
 def dry_run_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table: str,
                    key_column: str, transcoder: Transcoder, *, sample: int | None = None,
-                   batch_size: int = 10_000, keep_old: bool = False,
+                   batch_size: int = BATCH_SIZE, keep_old: bool = False,
                    progress: Progress = None, phase: PhaseStart = None) -> DryRun:
     """What :func:`~lexcodecs.migrate.migrate_sqlite` would do with these arguments, read
     from the database opened read-only (a path), or through *database* (a connection, which
@@ -354,7 +355,7 @@ def _recorded(saved: dict[str, Any], settings: dict[str, Any], phase: str, done:
 
 
 def dry_run_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
-                 sample: int | None = None, batch_size: int = 10_000, keep_old: bool = False,
+                 sample: int | None = None, batch_size: int = BATCH_SIZE, keep_old: bool = False,
                  progress: Progress = None, phase: PhaseStart = None) -> DryRun:
     """What :func:`~lexcodecs.migrate.migrate_lmdb` would do, read from the environment
     opened read-only and without a lock file; *sample* as for :func:`dry_run_sqlite`."""
@@ -392,7 +393,7 @@ def dry_run_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
 
 
 def dry_run_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
-                    sample: int | None = None, batch_size: int = 10_000,
+                    sample: int | None = None, batch_size: int = BATCH_SIZE,
                     keep_old: bool = False, progress: Progress = None,
                     phase: PhaseStart = None) -> DryRun:
     """What :func:`~lexcodecs.migrate.migrate_rocksdb` would do, read from the database

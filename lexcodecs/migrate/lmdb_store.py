@@ -36,6 +36,7 @@ from typing import Any
 
 from ..errors import LexCodecError
 from . import kernel
+from .defaults import BATCH_SIZE
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
@@ -46,7 +47,7 @@ __all__ = ["migrate_lmdb"]
 
 
 def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
-                 batch_size: int = 10_000, keep_old: bool = False, restart: bool = False,
+                 batch_size: int = BATCH_SIZE, keep_old: bool = False, restart: bool = False,
                  progress: Progress = None, map_size: int | None = None,
                  phase: PhaseStart = None) -> MigrationReport:
     """Migrate the keys of an LMDB environment (its main database), values unchanged.

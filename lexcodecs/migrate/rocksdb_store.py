@@ -43,6 +43,7 @@ from typing import Any
 
 from ..errors import LexCodecError
 from . import kernel
+from .defaults import BATCH_SIZE
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
@@ -56,7 +57,7 @@ _CONFIG = "rocksdict-config.json"
 
 
 def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
-                    batch_size: int = 10_000, keep_old: bool = False, restart: bool = False,
+                    batch_size: int = BATCH_SIZE, keep_old: bool = False, restart: bool = False,
                     progress: Progress = None, phase: PhaseStart = None) -> MigrationReport:
     """Migrate the keys of a RocksDB database (every column family), values unchanged.
 

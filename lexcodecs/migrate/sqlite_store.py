@@ -49,6 +49,7 @@ from typing import Any, Final
 
 from ..errors import LexCodecError
 from . import kernel
+from .defaults import BATCH_SIZE
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _Lockstep, _verify_chunk
@@ -63,7 +64,7 @@ OLD_SUFFIX: Final = "__lexcodecs_old"
 
 
 def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table: str,
-                   key_column: str, transcoder: Transcoder, *, batch_size: int = 10_000,
+                   key_column: str, transcoder: Transcoder, *, batch_size: int = BATCH_SIZE,
                    keep_old: bool = False, restart: bool = False,
                    progress: Progress = None, phase: PhaseStart = None) -> MigrationReport:
     """Migrate the keys of an SQLite table in place (copy, verify, swap; see the module).

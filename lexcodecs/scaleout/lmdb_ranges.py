@@ -49,6 +49,7 @@ from typing import Any, Final
 
 from ..errors import LexCodecError
 from ..migrate import kernel
+from ..migrate.defaults import BATCH_SIZE
 from ..migrate.directory import Beside, begin, swap
 from ..migrate.directory import write_state as _write_state
 from ..migrate.lmdb_store import (
@@ -77,7 +78,7 @@ _CHUNK: Final = 10_000
 
 
 def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, client: Any, *,
-                        ranges: int = 8, batch_size: int = 10_000, keep_old: bool = False,
+                        ranges: int = 8, batch_size: int = BATCH_SIZE, keep_old: bool = False,
                         restart: bool = False, map_size: int | None = None,
                         progress: Progress = None, phase: PhaseStart = None
                         ) -> MigrationReport:
