@@ -17,6 +17,7 @@ valid exact-type values of every kind, order and option never hand over.
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 from decimal import Decimal
 from typing import Any
@@ -122,6 +123,7 @@ def overrides(schema: KeySchema) -> dict[str, st.SearchStrategy[Any]]:
     return out
 
 
+@functools.cache  # made once: a new strategy is validated again on its first draw
 def odd_values(field_type: str) -> st.SearchStrategy[Any]:
     odd: list[st.SearchStrategy[Any]] = [ODD_VALUES]
     if "int" in field_type:
