@@ -103,6 +103,10 @@ def test_what_cannot_be_tested_says_why() -> None:
     orderly = {c.name: c for c in plan(get_codec("orderly")).claims}
     assert "declares no choices" in (orderly["option length"].untested or "")
     assert orderly["option encoding=fixed"].schemas  # an option with choices is planned
+    # options without choices, planned through the codec's own conformance_schemas
+    for option in ("option reserved_bits", "option reserved_value"):
+        assert orderly[option].untested is None, orderly[option]
+        assert all("reserved_bits=" in s for s in orderly[option].schemas)
 
 
 class Optioned(PlugCodec):

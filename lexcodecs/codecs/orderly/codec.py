@@ -62,6 +62,17 @@ class OrderlyCodec(BaseCodec):
         "reserved_value": Option(0, "the value of the reserved bits", check=_nonnegative_int),
     }
 
+    #: schemas the conformance matrix runs besides its own: the reserved header bits, whose
+    #: values it cannot choose (no choices declared); every int of the type still encodes.
+    #: ``length`` and ``prefix_length`` narrow the values themselves, which the matrix's
+    #: strategies do not know: tests/test_orderly_conformance.py checks them with its own
+    conformance_schemas: ClassVar = (
+        "f0:int64 reserved_bits=2 reserved_value=1, f1:uint32 desc reserved_bits=4 "
+        "reserved_value=15",
+        "f0:int32 desc reserved_bits=3 reserved_value=5, f1:uint64 reserved_bits=1 "
+        "reserved_value=0",
+    )
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.struct_desc = self.options["struct_order"] == "desc"
