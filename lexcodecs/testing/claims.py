@@ -174,7 +174,9 @@ def _options(codec: Codec, types: Sequence[str],
             else:
                 out.append((f"option {key}", None, "it declares no choices, so the harness "
                             "cannot choose its values (give the codec conformance_schemas "
-                            "that use it)"))
+                            "that use it, where the field then takes every value of its "
+                            "type; an option that narrows the values needs a test with "
+                            "value_strategies)"))
             continue
         for choice in choices:
             try:
