@@ -99,8 +99,6 @@ INT_VIA_DECIMAL_BITS: Final = 34_000
 #: an ``int`` field decodes integers of at most this many digits (larger: a Decimal field)
 MAX_INT_DIGITS: Final = 10_000
 
-#: varint bounds (spec §4.7): the largest value of the one-, two- and three-byte forms
-VARINT_1, VARINT_2, VARINT_3 = 240, 2287, 67823
 
 # -- fixed-width types (spec §5) ---------------------------------------------------------------
 

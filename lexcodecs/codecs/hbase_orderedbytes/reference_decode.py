@@ -36,6 +36,7 @@ from ..._bytes import invert, unorder_bits
 from ...errors import DecodeError
 from ...inspection import Part
 from ...types import Float32
+from ..sqlite4.reference_decode import read_varint
 from .format import (
     BITS7,
     BLOB_COPY,
@@ -75,9 +76,8 @@ from .format import (
     TEXT,
     ZERO,
 )
-from .reference_encode import encode_varint
 
-__all__ = ["KIND_READERS", "Parsed", "field_reader", "read_number", "read_varint"]
+__all__ = ["KIND_READERS", "Parsed", "field_reader", "read_number"]
 
 Parts = list[Part] | None
 Reader = Callable[[bytes, int, Parts], tuple[Any, int]]
@@ -97,40 +97,7 @@ def _note(parts: Parts, start: int, end: int, role: str, text: str) -> None:
         parts.append(Part(start, end, role, text))
 
 
-# -- varint ---------------------------------------------------------------------------------------
-
-
-def _varint_length(first: int) -> int:
-    if first <= 240:
-        return 1
-    if first <= 248:
-        return 2
-    if first == 249:
-        return 3
-    return first - 246
-
-
-def read_varint(key: bytes, pos: int, inverted: bool) -> tuple[int, int]:
-    """The exponent varint at *pos* (complemented first when *inverted*), canonical only."""
-    if pos >= len(key):
-        raise truncated(key, "exponent missing")
-    first = key[pos] ^ 0xFF if inverted else key[pos]
-    end = pos + _varint_length(first)
-    if end > len(key):
-        raise truncated(key, "exponent varint")
-    raw = invert(key[pos:end]) if inverted else key[pos:end]
-    if first <= 240:
-        value = first
-    elif first <= 248:
-        value = 240 + 256 * (first - 241) + raw[1]
-    elif first == 249:
-        value = 2288 + 256 * raw[1] + raw[2]
-    else:
-        value = int.from_bytes(raw[1:], "big")
-    if encode_varint(value) != raw:
-        raise DecodeError(f"non-canonical exponent varint {raw.hex(' ')} ({value})",
-                          offset=pos, found=key[pos:end], expected=encode_varint(value).hex(" "))
-    return value, end
+# -- varint: the exponent's is SQLite4's (sqlite4.reference_decode.read_varint) ---------------
 
 
 # -- numbers ----------------------------------------------------------------------------------
@@ -190,7 +157,7 @@ def read_number(key: bytes, pos: int, parts: Parts) -> tuple[Parsed, int]:
     else:  # the exponent is a varint, complemented where a larger E sorts lower
         large = h in (POS_LARGE, NEG_LARGE)
         complemented = h in (NEG_LARGE, POS_SMALL)
-        e, start = read_varint(key, start, complemented)
+        e, start = read_varint(key, start, complemented, "exponent")
         if large and e <= MEDIUM_MAX_E:
             raise DecodeError(f"non-canonical: large form with E={e} (HBase writes the "
                               "medium form)", offset=pos + 1, found=key[pos + 1:start],

@@ -28,6 +28,7 @@ from ..._bytes import invert, order_bits
 from ...codec import buffer_value, utf8_value
 from ...errors import EncodeError, UnsupportedTypeError
 from ...types import Float32
+from ..sqlite4.reference_encode import encode_varint
 from .format import (
     BITS8,
     BLOB_COPY,
@@ -64,9 +65,6 @@ from .format import (
     POS_MEDIUM,
     POS_SMALL,
     TEXT,
-    VARINT_1,
-    VARINT_2,
-    VARINT_3,
     ZERO,
 )
 
@@ -82,25 +80,8 @@ Writer = Callable[[Any], bytes]
 _F32, _U32 = struct.Struct(">f"), struct.Struct(">I")
 _F64, _U64 = struct.Struct(">d"), struct.Struct(">Q")
 
-# -- varint (spec §4.7: SQLite4's putVaruint64) -------------------------------------------------
-
-
-def encode_varint(value: int) -> bytes:
-    """The varint of 0 <= *value* < 2**64: byte order is numeric order.
-
-    >>> encode_varint(240).hex(), encode_varint(241).hex(), encode_varint(2288).hex()
-    ('f0', 'f101', 'f90000')
-    """
-    if value <= VARINT_1:
-        return bytes((value,))
-    if value <= VARINT_2:
-        value -= VARINT_1
-        return bytes((value // 256 + 241, value % 256))
-    if value <= VARINT_3:
-        value -= VARINT_2 + 1
-        return bytes((249, value // 256, value % 256))
-    size = max(3, (value.bit_length() + 7) // 8)
-    return bytes((247 + size,)) + value.to_bytes(size, "big")
+# the exponent's varint (spec §4.7) is SQLite4's putVaruint64: ``encode_varint``, imported
+# from the sqlite4 codec, whose format HBase's Numeric encoding took over
 
 
 # -- numbers (spec §4) --------------------------------------------------------------------------
