@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,8 +29,6 @@ from lexcodecs.testing.model import identical
 from lexcodecs.testing.vectors import VectorCase, VectorFile, load_vectors, typed_value
 
 NAME = "ordered-binary"
-BUNDLED = Path(__file__).resolve().parent / "vectors" / f"{NAME}.json"
-SHARED = Path("/work/shared/vectors") / f"{NAME}.json"
 CODEC = OrderedBinaryCodec()
 
 # every vector, byte for byte, on the compiled and on the reference implementation
@@ -39,21 +36,8 @@ pytestmark = pytest.mark.usefixtures("impl")
 
 
 @functools.cache
-def vectors() -> VectorFile | None:
-    for path in (BUNDLED, SHARED):
-        if path.is_file():
-            return load_vectors(path)
-    return None
-
-
-if vectors() is None:
-    pytest.skip(f"no {NAME}.json vector file", allow_module_level=True)
-
-
 def _file() -> VectorFile:
-    found = vectors()
-    assert found is not None
-    return found
+    return load_vectors(NAME)  # the bundled conformance/vectors/<NAME>.json
 
 
 def _typed(obj: Mapping[str, Any]) -> Any:

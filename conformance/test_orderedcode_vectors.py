@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import struct
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,8 +40,6 @@ from lexcodecs.testing.vectors import (
 
 CODEC = OrderedCodeCodec()
 NAME = "orderedcode"
-BUNDLED = Path(__file__).resolve().parent / "vectors" / f"{NAME}.json"
-SHARED = Path("/work/shared/vectors") / f"{NAME}.json"
 _D = struct.Struct(">d")
 
 # every vector, byte for byte, on the compiled and on the reference implementation
@@ -50,21 +47,8 @@ pytestmark = pytest.mark.usefixtures("impl")
 
 
 @functools.cache
-def vectors() -> VectorFile | None:
-    for path in (BUNDLED, SHARED):
-        if path.is_file():
-            return load_vectors(path)
-    return None
-
-
-if vectors() is None:
-    pytest.skip(f"no {NAME}.json vector file", allow_module_level=True)
-
-
 def _file() -> VectorFile:
-    found = vectors()
-    assert found is not None
-    return found
+    return load_vectors(NAME)  # the bundled conformance/vectors/<NAME>.json
 
 
 def same(got: tuple[Any, ...], want: tuple[Any, ...]) -> bool:
