@@ -22,7 +22,7 @@ import datetime as dt
 import enum
 import struct
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -210,3 +210,25 @@ def both(op: Callable[[], Any], what: Any = None) -> tuple[Any, ...]:
 
 def _say(what: Any, text: str) -> str:
     return text if what is None else f"{what!r}: {text}"
+
+
+def mutated(key: bytes, notable: Sequence[int], *, junk: int, bit_flips: bool = False
+            ) -> st.SearchStrategy[bytes]:
+    """*key* and its near misses, for a decoder: cut short, a byte replaced or inserted (one
+    of the format's *notable* bytes, or any), a bit flipped (with *bit_flips*), a byte
+    deleted, a short tail added; or up to *junk* random bytes."""
+    at = st.integers(0, max(len(key) - 1, 0))
+    byte = st.sampled_from(list(notable)) | st.integers(0, 255)
+    flips = [st.tuples(at, st.integers(0, 7)).map(
+        lambda p: key[:p[0]] + bytes((key[p[0]] ^ (1 << p[1]),)) + key[p[0] + 1:]
+        if key else key)] if bit_flips else []
+    return st.one_of(
+        st.just(key),
+        st.integers(0, len(key)).map(lambda i: key[:i]),
+        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0] + 1:]),
+        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0]:]),
+        *flips,
+        at.map(lambda i: key[:i] + key[i + 1:]),
+        st.binary(min_size=1, max_size=3).map(lambda tail: key + tail),
+        st.binary(max_size=junk),
+    )

@@ -34,6 +34,7 @@ from oddities import (
     MyInt,
     MyStr,
     both,
+    mutated,
     same,
     tampered_float32,
     unset_float32,
@@ -137,18 +138,7 @@ def schemas(draw: st.DrawFn, subject: str) -> KeySchema:
 
 
 def mutations(key: bytes) -> st.SearchStrategy[bytes]:
-    at = st.integers(0, max(len(key) - 1, 0))
-    byte = st.sampled_from([0x00, 0x01, 0x05, 0x15, 0x22, 0x80, 0xC7, 0xC8, 0xFA, 0xFF]) | \
-        st.integers(0, 255)
-    return st.one_of(
-        st.just(key),
-        st.integers(0, len(key)).map(lambda i: key[:i]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0] + 1:]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0]:]),
-        at.map(lambda i: key[:i] + key[i + 1:]),
-        st.binary(min_size=1, max_size=3).map(lambda tail: key + tail),
-        st.binary(max_size=24),
-    )
+    return mutated(key, [0x00, 0x01, 0x05, 0x15, 0x22, 0x80, 0xC7, 0xC8, 0xFA, 0xFF], junk=24)
 
 
 @pytest.mark.parametrize("subject", FIELDS)

@@ -28,7 +28,18 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oddities import Colour, Liar, MyBytes, MyFloat, MyInt, MyStr, both, pick, released_view
+from oddities import (
+    Colour,
+    Liar,
+    MyBytes,
+    MyFloat,
+    MyInt,
+    MyStr,
+    both,
+    mutated,
+    pick,
+    released_view,
+)
 
 from lexcodecs import KeySchema, LexCodecError, _impl
 from lexcodecs.codecs.orderedcode import OrderedCodeCodec
@@ -137,18 +148,7 @@ def test_encode_agrees(subject: str, data: st.DataObject) -> None:
 
 
 def mutations(key: bytes) -> st.SearchStrategy[bytes]:
-    at = st.integers(0, max(len(key) - 1, 0))
-    byte = st.sampled_from([0x00, 0x01, 0x3F, 0x40, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xFE, 0xFF]
-                           ) | st.integers(0, 255)
-    return st.one_of(
-        st.just(key),
-        st.integers(0, len(key)).map(lambda i: key[:i]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0] + 1:]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0]:]),
-        at.map(lambda i: key[:i] + key[i + 1:]),
-        st.binary(min_size=1, max_size=3).map(lambda tail: key + tail),
-        st.binary(max_size=24),
-    )
+    return mutated(key, [0x00, 0x01, 0x3F, 0x40, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xFE, 0xFF], junk=24)
 
 
 @pytest.mark.parametrize("subject", SUBJECTS)

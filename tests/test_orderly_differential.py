@@ -25,7 +25,17 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oddities import Colour, MyBytes, MyFloat, MyInt, MyStr, both, tampered_float32, unset_float32
+from oddities import (
+    Colour,
+    MyBytes,
+    MyFloat,
+    MyInt,
+    MyStr,
+    both,
+    mutated,
+    tampered_float32,
+    unset_float32,
+)
 
 from lexcodecs import KeySchema, LexCodecError, _impl
 from lexcodecs.codecs.orderly import OrderlyCodec
@@ -166,21 +176,8 @@ def test_encode_agrees(subject: str, data: st.DataObject) -> None:
 
 
 def mutations(key: bytes) -> st.SearchStrategy[bytes]:
-    at = st.integers(0, max(len(key) - 1, 0))
-    byte = st.sampled_from([0x00, 0x01, 0x02, 0x10, 0x11, 0x7F, 0x80, 0xEE, 0xFE, 0xFF]) | \
-        st.integers(0, 255)
-    return st.one_of(
-        st.just(key),
-        st.integers(0, len(key)).map(lambda i: key[:i]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0] + 1:]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0]:]),
-        st.tuples(at, st.integers(0, 7)).map(
-            lambda p: key[:p[0]] + bytes((key[p[0]] ^ (1 << p[1]),)) + key[p[0] + 1:]
-            if key else key),
-        at.map(lambda i: key[:i] + key[i + 1:]),
-        st.binary(min_size=1, max_size=3).map(lambda tail: key + tail),
-        st.binary(max_size=30),
-    )
+    return mutated(key, [0x00, 0x01, 0x02, 0x10, 0x11, 0x7F, 0x80, 0xEE, 0xFE, 0xFF], junk=30,
+                   bit_flips=True)
 
 
 @pytest.mark.parametrize("subject", SUBJECTS)

@@ -32,6 +32,7 @@ from oddities import (
     MyInt,
     MyStr,
     both,
+    mutated,
     pick,
     tampered_float32,
     unset_float32,
@@ -136,18 +137,7 @@ def test_encode_and_helpers_agree(subject: str, data: st.DataObject) -> None:
 
 
 def mutations(key: bytes) -> st.SearchStrategy[bytes]:
-    at = st.integers(0, max(len(key) - 1, 0))
-    byte = st.sampled_from([0x00, 0x01, 0x02, 0x03, 0xFC, 0xFD, 0xFE, 0xFF]) | \
-        st.integers(0, 255)
-    return st.one_of(
-        st.just(key),
-        st.integers(0, len(key)).map(lambda i: key[:i]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0] + 1:]),
-        st.tuples(at, byte).map(lambda p: key[:p[0]] + bytes((p[1],)) + key[p[0]:]),
-        at.map(lambda i: key[:i] + key[i + 1:]),
-        st.binary(min_size=1, max_size=3).map(lambda tail: key + tail),
-        st.binary(max_size=30),
-    )
+    return mutated(key, [0x00, 0x01, 0x02, 0x03, 0xFC, 0xFD, 0xFE, 0xFF], junk=30)
 
 
 @pytest.mark.parametrize("subject", TYPES)
