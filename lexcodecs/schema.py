@@ -97,7 +97,7 @@ class Options(Mapping[str, OptionValue]):
         return hash(self._key)
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is Options or isinstance(other, Options):  # the first: no ABC check
+        if isinstance(other, Options):
             return self._key == other._key
         if isinstance(other, Mapping):
             try:
