@@ -9,8 +9,6 @@ implementation (``impl``), under a fifteenth of the profile's examples.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -40,31 +38,22 @@ CONFORMANCE_SCHEMAS = [  # every type and direction, in three schemas (the harne
 NO_NUL_BYTES = {"bc": st.binary(max_size=12).filter(lambda b: b"\x00" not in b)}
 
 
-@pytest.fixture
-def few_examples() -> Any:
+def few_examples() -> settings:
     """The harness under a fifteenth of the loaded profile's examples (it runs the reference
     Python on every property, on both implementations; the differential tests hold the
     compiled module to the reference)."""
-    before = settings()  # the settings in force
-    settings.register_profile("hbase-orderedbytes-few", parent=before,
-                              max_examples=max(4, before.max_examples // 15))
-    settings.load_profile("hbase-orderedbytes-few")
-    try:
-        yield
-    finally:
-        settings.register_profile("hbase-orderedbytes-restore", parent=before)
-        settings.load_profile("hbase-orderedbytes-restore")
+    active = settings()  # the loaded profile
+    return settings(active, max_examples=max(4, active.max_examples // 15))
 
 
-@pytest.mark.usefixtures("few_examples")
 class TestHBaseConformance(CodecConformance):
     codec = CODEC
     schemas = CONFORMANCE_SCHEMAS
     value_strategies = NO_NUL_BYTES
 
+    def property_settings(self) -> settings:
+        return few_examples()
 
-@pytest.mark.usefixtures("few_examples")
-class TestHBaseStructConformance(CodecConformance):
+
+class TestHBaseStructConformance(TestHBaseConformance):
     codec = STRUCT
-    schemas = CONFORMANCE_SCHEMAS
-    value_strategies = NO_NUL_BYTES

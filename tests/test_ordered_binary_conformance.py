@@ -11,8 +11,6 @@ no undeclared one. Every test runs on the compiled and on the reference implemen
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from hypothesis import settings
 
@@ -22,21 +20,15 @@ from lexcodecs.testing import CodecConformance
 pytestmark = pytest.mark.usefixtures("impl")
 
 
-@pytest.fixture
-def few_examples() -> Iterator[None]:
+def few_examples() -> settings:
     """The harness under a tenth of the loaded profile's examples."""
-    before = settings()  # the settings in force
-    settings.register_profile("ordered-binary-few", parent=before,
-                              max_examples=max(6, before.max_examples // 10))
-    settings.load_profile("ordered-binary-few")
-    try:
-        yield
-    finally:
-        settings.register_profile("ordered-binary-restore", parent=before)
-        settings.load_profile("ordered-binary-restore")
+    active = settings()  # the loaded profile
+    return settings(active, max_examples=max(6, active.max_examples // 10))
 
 
-@pytest.mark.usefixtures("few_examples")
 class TestOrderedBinaryConformance(CodecConformance):
     codec = OrderedBinaryCodec()
     schemas = ("s:string, n:int, b:bool, x:float64, r:bytes",)
+
+    def property_settings(self) -> settings:
+        return few_examples()
