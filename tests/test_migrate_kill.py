@@ -49,9 +49,10 @@ LMDB_BATCH = 100
 CHILD = """
 import os, signal, sys
 import lexcodecs.migrate.{store}_store as m
+import lexcodecs.migrate.verify as v
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores it
 sig, name, at = getattr(signal, sys.argv[1]), sys.argv[2], int(sys.argv[3])
-owner = {"see_batch": m._Lockstep, "to_dict": m.MigrationReport}.get(name, m)
+owner = {"see_batch": v._Lockstep, "to_dict": m.MigrationReport}.get(name, m)
 real, calls = getattr(owner, name), [0]
 def wrapped(*args, **kwargs):
     calls[0] += 1
@@ -68,13 +69,17 @@ sys.exit(main(sys.argv[4:]))
 #: migration is recorded, then inside each batch's write transaction, before its commit.
 #: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
 #: between a batch's commit and the state that records it. Both: ``_Lockstep.see_batch`` in
-#: the middle of the verification.
+#: the middle of the verification; ``spans``: the same with a worker process walking spans of
+#: it (``--workers 1``, :data:`SPANS`), early enough that this process still walks its own.
 KILL_POINTS: dict[str, dict[str, tuple[str, float, int]]] = {
     "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
-               "verify": ("see_batch", 0.5, 0)},
+               "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.25, 0)},
     "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
-             "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0)},
+             "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0),
+             "spans": ("see_batch", 0.25, 0)},
 }
+#: the points in the verification, and the arguments each adds
+VERIFYING = {"verify": [], "spans": ["--workers", "1"]}
 
 
 def run_until_signal(store: str, signal_name: str, point: str, rows: int, batch: int,
@@ -131,12 +136,12 @@ def sqlite_state(path: Path) -> tuple[str, int]:
     return ("", 0) if row is None else (str(row[0]), int(row[1] or 0))
 
 
-@pytest.mark.parametrize("point", ["early", "late", "verify"])
+@pytest.mark.parametrize("point", ["early", "late", "verify", "spans"])
 def test_sqlite_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "kv.db"
     expected = make_sqlite(path)
     args = ["--sqlite", str(path), "--table", "kv", "--key-column", "k",
-            "--batch-size", str(SQLITE_BATCH)]
+            "--batch-size", str(SQLITE_BATCH), *VERIFYING.get(point, [])]
     killed = run_until_signal("sqlite", "SIGKILL", point, SQLITE_ROWS, SQLITE_BATCH, args)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
 
@@ -146,7 +151,7 @@ def test_sqlite_killed_and_rerun(tmp_path: Path, point: str) -> None:
         phase, copied = db.execute(f"SELECT phase, copied FROM {STATE_TABLE}").fetchone()
         new_rows = db.execute(f"SELECT COUNT(*) FROM kv{NEW_SUFFIX}").fetchone()[0]
     assert new_rows == copied
-    if point == "verify":
+    if point in VERIFYING:
         assert phase == "verify"
         assert copied == SQLITE_ROWS
     else:
@@ -210,19 +215,19 @@ def read_lmdb(path: Path) -> list[tuple[Any, ...]]:
         env.close()
 
 
-@pytest.mark.parametrize("point", ["early", "late", "commit", "verify"])
+@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "spans"])
 def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "env"
     state_path = tmp_path / "env.lexcodecs-state"
     expected = make_lmdb(path)
-    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH)]
+    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH), *VERIFYING.get(point, [])]
     killed = run_until_signal("lmdb", "SIGKILL", point, LMDB_ROWS, LMDB_BATCH, args)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
 
     assert len(read_lmdb(path)) == LMDB_ROWS  # the original is whole
     assert (tmp_path / "env.lexcodecs-new").is_dir()
     phase, copied = lmdb_state(state_path)
-    if point == "verify":
+    if point in VERIFYING:
         assert phase == "copied"
         assert copied == LMDB_ROWS
     else:
@@ -289,6 +294,26 @@ def test_lmdb_ctrl_c_then_the_same_command_finishes(tmp_path: Path, point: str) 
     phase, copied = lmdb_state(state_path)
     assert phase == "copy"
     assert 0 < copied < LMDB_ROWS
+
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    assert "resumed" in result.stdout
+    assert_migrated_rows(read_lmdb(path), expected)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]
+
+
+def test_ctrl_c_while_a_worker_verifies(tmp_path: Path) -> None:
+    """Ctrl-C in the verification, with a worker process walking spans of it: the same one
+    line, the worker stopped with it (the state says verify is still to do), and the same
+    command then finishes."""
+    path = tmp_path / "env"
+    state_path = tmp_path / "env.lexcodecs-state"
+    expected = make_lmdb(path)
+    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH), "--workers", "1"]
+    stopped = run_until_signal("lmdb", "SIGINT", "spans", LMDB_ROWS, LMDB_BATCH, args)
+    assert stopped.returncode == 130, stopped.stderr
+    assert_one_line_resume_message(stopped.stderr)
+    assert lmdb_state(state_path) == ("copied", LMDB_ROWS)
 
     result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr

@@ -104,6 +104,7 @@ def test_round_trip_with_column_families_and_keep_old(tmp_path: Path) -> None:
 _CHILD = """
 import os, signal, sys
 import lexcodecs.migrate.rocksdb_store as m
+import lexcodecs.migrate.verify as v
 point = sys.argv[1]
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
@@ -117,14 +118,14 @@ if point in ("early", "late", "commit"):
         if n[0] == after:
             die()
     m._write_state = write_state
-elif point == "verify":
-    see, seen = m._Lockstep.see_batch, [0]
+elif point in ("verify", "spans"):  # spans: with a worker walking spans of it
+    see, seen, at = v._Lockstep.see_batch, [0], {"verify": 14, "spans": 4}[point]
     def see_then_die(self, *batch):
         seen[0] += 1
-        if seen[0] == 14:
+        if seen[0] == at:
             die()
         see(self, *batch)
-    m._Lockstep.see_batch = see_then_die
+    v._Lockstep.see_batch = see_then_die
 else:  # between the two renames of the swap
     replace = os.replace
     def replace_then_die(a, b):
@@ -137,12 +138,13 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "swap"])
+@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "spans", "swap"])
 def test_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "db"
     expected = make_db(path)
     args = ["migrate", "--from", "fdb-tuple", "--to", "skv", "-s", SCHEMA_TEXT,
-            "--no-progress", "--rocksdb", str(path), "--batch-size", str(BATCH)]
+            "--no-progress", "--rocksdb", str(path), "--batch-size", str(BATCH),
+            *(["--workers", "1"] if point == "spans" else [])]
     killed = subprocess.run([sys.executable, "-c", _CHILD, point, *args],
                             capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -154,7 +156,7 @@ def test_killed_and_rerun(tmp_path: Path, point: str) -> None:
         assert {n: len(e) for n, e in read_db(path).items()} == {
             n: len(e) for n, e in expected.items()}
         phase = json.loads(state.read_text(encoding="utf-8"))["phase"]
-        assert phase == ("copied" if point == "verify" else "copy")
+        assert phase == ("copied" if point in ("verify", "spans") else "copy")
 
     result = subprocess.run([sys.executable, "-m", "lexcodecs", *args], capture_output=True,
                             text=True, timeout=120)

@@ -63,6 +63,9 @@ def _add_migrate(commands: Subparsers) -> None:
                    help="with --lmdb: the new environment's first map size (e.g. 64MiB, "
                    "1GiB); it doubles whenever it fills (default: twice the source's use, at "
                    "least 64MiB)")
+    p.add_argument("--workers", type=count(0), default=None, metavar="N",
+                   help="with --sqlite, --lmdb or --rocksdb: worker processes that share the "
+                   "verification (default: one per processor but one, from 200,000 keys)")
     p.add_argument("--keep-old", action="store_true",
                    help="keep the old table/environment (<name>__lexcodecs_old / .lexcodecs-old)")
     p.add_argument("--restart", action="store_true",
@@ -118,6 +121,8 @@ def run_migrate(args: argparse.Namespace) -> int:
                        "--lmdb PATH or --rocksdb PATH (exactly one)")
     if args.sample is not None and not args.dry_run:
         raise CliError("--sample goes with --dry-run")
+    if args.workers is not None and (args.input is not None or args.dry_run):
+        raise CliError("--workers goes with a store migration (--sqlite, --lmdb, --rocksdb)")
     if args.sqlite is not None:
         if not args.table or not args.key_column:
             raise CliError("--sqlite needs --table and --key-column")
@@ -135,16 +140,17 @@ def run_migrate(args: argparse.Namespace) -> int:
             report = migrate_sqlite(args.sqlite, args.table, args.key_column, transcoder,
                                     batch_size=args.batch_size, keep_old=args.keep_old,
                                     restart=args.restart, progress=bars.update,
-                                    phase=bars.start)
+                                    phase=bars.start, workers=args.workers)
         elif args.rocksdb is not None:
             report = migrate_rocksdb(args.rocksdb, transcoder, batch_size=args.batch_size,
                                      keep_old=args.keep_old, restart=args.restart,
-                                     progress=bars.update, phase=bars.start)
+                                     progress=bars.update, phase=bars.start,
+                                     workers=args.workers)
         else:
             report = migrate_lmdb(args.lmdb, transcoder, batch_size=args.batch_size,
                                   keep_old=args.keep_old, restart=args.restart,
                                   progress=bars.update, map_size=args.map_size,
-                                  phase=bars.start)
+                                  phase=bars.start, workers=args.workers)
     text = json.dumps(report.to_dict(), indent=2) if args.json else report.summary()
     print(text, file=sys.stderr if args.input is not None and args.output in (None, "-")
           else sys.stdout)

@@ -29,7 +29,8 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,9 @@ from .defaults import BATCH_SIZE
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
+from .spans import Chunk, Splits, chunks_upto, join_spans, plan_spans, run_spans, workers_for
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep, _verify_chunk
+from .verify import _check_batch_size, _verify_chunk
 
 __all__ = ["migrate_lmdb"]
 
@@ -49,7 +51,7 @@ __all__ = ["migrate_lmdb"]
 def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                  batch_size: int = BATCH_SIZE, keep_old: bool = False, restart: bool = False,
                  progress: Progress = None, map_size: int | None = None,
-                 phase: PhaseStart = None) -> MigrationReport:
+                 phase: PhaseStart = None, workers: int | None = None) -> MigrationReport:
     """Migrate the keys of an LMDB environment (its main database), values unchanged.
 
     The new keys go to a new environment ``<path>.lexcodecs-new``; the position reached is
@@ -65,9 +67,12 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     the state file: a rerun starts afresh, and nothing is left behind.
 
     *progress* and *phase* are as for :func:`~lexcodecs.migrate.migrate_sqlite` (the totals
-    are the environments' entry counts).
+    are the environments' entry counts). *workers* is the number of worker processes that
+    share the verification with this one (default: one per processor but one, from
+    200,000 keys; see :mod:`~lexcodecs.migrate.spans`).
     """
     _check_batch_size(batch_size)
+    workers_for(workers, 0)  # refused now, not after the copy
     if map_size is not None and (isinstance(map_size, bool) or not isinstance(map_size, int)
                                  or map_size < 1):
         raise MigrationError(f"map_size must be a positive number of bytes, not {map_size!r}")
@@ -99,7 +104,9 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                                progress)
                 verify_started = time.monotonic()
                 _lmdb_verify(source, target, t, report, batch_size,
-                             progress if phase is not None else None, phase)
+                             progress if phase is not None else None, phase,
+                             splits=Splits.from_dict(state.get("splits")).keys,
+                             workers=workers)
                 report.verify_s += time.monotonic() - verify_started
             except lmdb.Error as exc:
                 raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
@@ -147,6 +154,7 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
     watch = _OrderWatch(report, last_new,
                         None if last_new is None else t._target.decode(last_new))
     new_key = kernel.new_key(t, _refuse, watch)  # checks the first batch (see verify)
+    splits = Splits.from_dict(state.get("splits"))
     spent, started = report.copy_s, time.monotonic()
     with source.begin() as reader:
         keys_from, values_from = _entries_after(reader, last_key)
@@ -159,9 +167,10 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
             _lmdb_put_batch(target, new_keys, stored)
             report.keys += len(keys)
             report.copy_s = spent + time.monotonic() - started
+            splits.add(last_key)
             state.update(last_key=last_key.hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
-                         report=report.to_dict())
+                         splits=splits.to_dict(), report=report.to_dict())
             _write_state(state_path, state)
             if progress is not None:
                 progress(report.keys)
@@ -215,32 +224,68 @@ def _lmdb_put_batch(target: Any, keys: list[bytes], values: list[bytes]) -> None
 
 
 def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationReport,
-                 batch_size: int, progress: Progress = None, phase: PhaseStart = None
-                 ) -> None:
+                 batch_size: int, progress: Progress = None, phase: PhaseStart = None, *,
+                 splits: Sequence[bytes] = (), workers: int | None = None) -> None:
+    """Equal entry counts, then both environments walked in their key order side by side
+    (:class:`~lexcodecs.migrate.verify._Lockstep`), in spans at *splits* (old keys) by this
+    process and *workers* worker processes (:mod:`~lexcodecs.migrate.spans`): with equal
+    counts, every old entry found under its new key means exactly the old data."""
     old_count = source.stat()["entries"]
     new_count = target.stat()["entries"]
     if phase is not None:  # each old entry and each new entry is one step
         phase("verifying", old_count + new_count)
-    done = 0
-    step = _verify_chunk(batch_size)
     if old_count != new_count:
         raise MigrationError(f"the source holds {old_count} keys but the new environment "
                              f"{new_count}: two keys have the same new key (the target "
                              "cannot tell their values apart), or the source changed during "
                              "the migration; the original is untouched")
-    # one pass over both environments in their key order (see verify._Lockstep): with equal
-    # counts, every old entry found under its new key means exactly the old data
+    helpers = workers_for(workers, old_count)
+    spans = plan_spans(t, report, splits, "", 1 + helpers)
+    opener = partial(_LmdbSpans.open, source.path(), target.path())
+    done = 0
+
+    def step(steps: int) -> None:
+        nonlocal done
+        done += steps
+        if progress is not None:
+            progress(done)
+
     with source.begin() as old, target.begin() as new:
-        walk = _Lockstep(t, report, new.get, "new environment")
-        report.anomalies.clear()
-        old_keys, old_values = _entries_after(old, None)
-        new_keys, new_values = _entries_after(new, None)
-        while keys := list(islice(old_keys, step)):
-            n = len(keys)
-            walk.see_batch(keys, list(islice(old_values, n)), list(islice(new_keys, n)),
-                           list(islice(new_values, n)))
-            done += 2 * n
-            if progress is not None:
-                progress(done)
-    if progress is not None:
-        progress(done)
+        store = _LmdbSpans(old, new)
+        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers, step)
+    report.anomalies.clear()
+    join_spans(t, report, results)
+
+
+class _LmdbSpans:
+    """The old and the new environment as the verification's spans read them
+    (:class:`~lexcodecs.migrate.spans.SpanStore`), in one read transaction each."""
+
+    def __init__(self, old: Any, new: Any, envs: tuple[Any, ...] = ()) -> None:
+        self.txns = {"old": old, "new": new}
+        self.lookup_new = new.get
+        self.envs = envs  # opened by open(): closed with the store
+
+    @classmethod
+    def open(cls, old_path: str, new_path: str) -> _LmdbSpans:
+        """Both environments opened read-only (in a worker process)."""
+        lmdb = _lmdb()
+        envs = tuple(lmdb.open(path, readonly=True, lock=False, create=False)
+                     for path in (old_path, new_path))
+        return cls(envs[0].begin(), envs[1].begin(), envs)
+
+    def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
+               n: int) -> Iterator[Chunk]:
+        return chunks_upto(*_entries_after(self.txns[side], after), upto, n)
+
+    def lookup(self, part: str, new_key: bytes) -> Any:
+        return self.lookup_new(new_key)
+
+    def label(self, part: str) -> str:
+        return "new environment"
+
+    def close(self) -> None:
+        for txn in self.txns.values():
+            txn.abort()
+        for env in self.envs:
+            env.close()

@@ -36,7 +36,8 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import chain, islice
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,9 @@ from .defaults import BATCH_SIZE
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
+from .spans import Chunk, Span, Splits, chunks_upto, join_spans, plan_spans, run_spans, workers_for
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _Lockstep, _verify_chunk
+from .verify import _check_batch_size, _verify_chunk
 
 __all__ = ["migrate_rocksdb"]
 
@@ -58,7 +60,8 @@ _CONFIG = "rocksdict-config.json"
 
 def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                     batch_size: int = BATCH_SIZE, keep_old: bool = False, restart: bool = False,
-                    progress: Progress = None, phase: PhaseStart = None) -> MigrationReport:
+                    progress: Progress = None, phase: PhaseStart = None,
+                    workers: int | None = None) -> MigrationReport:
     """Migrate the keys of a RocksDB database (every column family), values unchanged.
 
     The new keys go to a new database ``<path>.lexcodecs-new`` with the same column
@@ -69,9 +72,12 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     the state file: a rerun starts afresh, and nothing is left behind.
 
     *progress* and *phase* are as for :func:`~lexcodecs.migrate.migrate_sqlite` (the copy's
-    total is RocksDB's estimate of the number of keys; the verify's is exact).
+    total is RocksDB's estimate of the number of keys; the verify's is exact). *workers* is
+    the number of worker processes that share the verification with this one (default: one
+    per processor but one, from 200,000 keys; see :mod:`~lexcodecs.migrate.spans`).
     """
     _check_batch_size(batch_size)
+    workers_for(workers, 0)  # refused now, not after the copy
     rocksdict = _rocksdict()
     t = transcoder
     started = time.monotonic()
@@ -101,7 +107,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                         report.copy_s += time.monotonic() - copy_started
                     verify_started = time.monotonic()
                     _verify(source, target, t, report, state, batch_size,
-                            progress if phase is not None else None, phase)
+                            progress if phase is not None else None, phase, workers)
                     report.verify_s += time.monotonic() - verify_started
                 except MigrationError:
                     raise
@@ -211,6 +217,7 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
         watch = _OrderWatch(report, last_new,
                             None if last_new is None else t._target.decode(last_new))
         count = state["counts"].get(name, 0)
+        splits = Splits.from_dict(state.setdefault("splits", {}).get(name))
         keys_from, values_from = _entries(source.family(name), last_key)
         new_key = kernel.new_key(t, _refuser(name), watch, check=check_next)
         while keys := list(islice(keys_from, batch_size)):
@@ -227,6 +234,8 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             count += len(keys)
             report.keys += len(keys)
             state["counts"][name] = count
+            splits.add(keys[-1])
+            state["splits"][name] = splits.to_dict()
             state.update(last_key=keys[-1].hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
                          report=report.to_dict())
@@ -265,33 +274,78 @@ def _entries(family: Any, last_key: bytes | None) -> tuple[Iterator[bytes], Iter
 
 def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport,
             state: dict[str, Any], batch_size: int, progress: Progress = None,
-            phase: PhaseStart = None) -> None:
+            phase: PhaseStart = None, workers: int | None = None) -> None:
     """Each column family of the old and the new database walked side by side, each in its own
-    key order (:class:`~lexcodecs.migrate.verify._Lockstep`): as many entries in each, every
-    old entry in the new database under its new key, the new keys in the natural order."""
-    total = sum(state["counts"].get(name, 0) for name in state["families"])
+    key order (:class:`~lexcodecs.migrate.verify._Lockstep`), in spans at the copy's split
+    points walked by this process and *workers* worker processes
+    (:mod:`~lexcodecs.migrate.spans`): as many entries in each as the copy wrote, every old
+    entry in the new database under its new key, the new keys in the natural order."""
+    families: list[str] = state["families"]
+    counts = [state["counts"].get(name, 0) for name in families]
     if phase is not None:  # each old entry and each new entry is one step
-        phase("verifying", 2 * total)
-    report.anomalies.clear()
+        phase("verifying", 2 * sum(counts))
+    helpers = workers_for(workers, sum(counts))
+    spans: list[Span] = []
+    for name in families:
+        splits = Splits.from_dict(state.get("splits", {}).get(name)).keys
+        spans += plan_spans(t, report, splits, name, 1 + helpers, len(spans))
+    opener = partial(_RocksSpans.open, str(source.path), target.path(), families)
     done = 0
-    for name in state["families"]:
-        family = target if name == "default" else target.get_column_family(name)
-        walk = _Lockstep(t, report, family.get, f"new database (column family {name})")
-        old_keys, old_values = _entries(source.family(name), None)
-        new_keys, new_values = _entries(family, None)
-        count = 0
-        while keys := list(islice(old_keys, _verify_chunk(batch_size))):
-            n = len(keys)
-            walk.see_batch(keys, list(islice(old_values, n)), list(islice(new_keys, n)),
-                           list(islice(new_values, n)))
-            count += n
-            done += 2 * n
-            if progress is not None:
-                progress(done)
-        extra = sum(1 for _ in new_keys)
-        if extra or count != state["counts"].get(name, 0):
+
+    def step(steps: int) -> None:
+        nonlocal done
+        done += steps
+        if progress is not None:
+            progress(done)
+
+    store = _RocksSpans(source.family, lambda name: target if name == "default"
+                        else target.get_column_family(name))
+    results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers, step)
+    report.anomalies.clear()
+    for name, count in zip(families, counts):
+        found = join_spans(t, report, [r for r, span in zip(results, spans)
+                                       if span.part == name])
+        if found != count:
             raise MigrationError(
-                f"column family {name}: the original holds {count} entries, the new database "
-                f"{count + extra} and the copy wrote {state['counts'].get(name, 0)}: two keys "
-                "have the same new key (the target cannot tell their values apart), or a "
-                "database was changed; the original is untouched")
+                f"column family {name}: the original holds {found} entries and the copy "
+                f"wrote {count}: two keys have the same new key (the target cannot tell their "
+                "values apart), or a database was changed; the original is untouched")
+
+
+class _RocksSpans:
+    """The old and the new database as the verification's spans read them
+    (:class:`~lexcodecs.migrate.spans.SpanStore`); a span's part is a column family."""
+
+    def __init__(self, old: Callable[[str], Any], new: Callable[[str], Any],
+                 dbs: tuple[Any, ...] = ()) -> None:
+        self.families = {"old": old, "new": new}
+        self.dbs = dbs  # opened by open(): closed with the store
+
+    @classmethod
+    def open(cls, old_path: str, new_path: str, families: list[str]) -> _RocksSpans:
+        """Both databases opened read-only (in a worker process)."""
+        rocksdict = _rocksdict()
+        dbs = tuple(rocksdict.Rdict(
+            path, rocksdict.Options(raw_mode=True),
+            column_families={name: rocksdict.Options(raw_mode=True)
+                             for name in families if name != "default"},
+            access_type=rocksdict.AccessType.read_only(False)) for path in (old_path, new_path))
+
+        def family(db: Any) -> Callable[[str], Any]:
+            return lambda name: db if name == "default" else db.get_column_family(name)
+
+        return cls(family(dbs[0]), family(dbs[1]), dbs)
+
+    def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
+               n: int) -> Iterator[Chunk]:
+        return chunks_upto(*_entries(self.families[side](part), after), upto, n)
+
+    def lookup(self, part: str, new_key: bytes) -> Any:
+        return self.families["new"](part).get(new_key)
+
+    def label(self, part: str) -> str:
+        return f"new database (column family {part})"
+
+    def close(self) -> None:
+        for db in self.dbs:
+            db.close()

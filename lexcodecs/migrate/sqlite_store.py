@@ -43,7 +43,9 @@ import signal
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+import urllib.parse
+from collections.abc import Iterator, Sequence
+from functools import partial
 from operator import itemgetter
 from typing import Any, Final
 
@@ -51,8 +53,9 @@ from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
+from .spans import Chunk, Splits, join_spans, plan_spans, run_spans, workers_for
 from .transcoder import MigrationError, Transcoder, same_settings
-from .verify import _check_batch_size, _Lockstep, _verify_chunk
+from .verify import _check_batch_size, _verify_chunk
 
 __all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
 
@@ -66,7 +69,8 @@ OLD_SUFFIX: Final = "__lexcodecs_old"
 def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table: str,
                    key_column: str, transcoder: Transcoder, *, batch_size: int = BATCH_SIZE,
                    keep_old: bool = False, restart: bool = False,
-                   progress: Progress = None, phase: PhaseStart = None) -> MigrationReport:
+                   progress: Progress = None, phase: PhaseStart = None,
+                   workers: int | None = None) -> MigrationReport:
     """Migrate the keys of an SQLite table in place (copy, verify, swap; see the module).
 
     The key column must be the table's primary key; the other columns are carried over
@@ -77,8 +81,13 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     *progress* is called with the number of keys copied after each batch. With *phase*, it is
     told when each phase starts (``"copying"``, then ``"verifying"``) with the number of
     steps it takes (the rows counted first), and *progress* then counts that phase's steps.
+
+    *workers* is the number of worker processes that share the verification with this one
+    (default: one per processor but one, from 200,000 rows; none for a database in memory;
+    see :mod:`~lexcodecs.migrate.spans`).
     """
     _check_batch_size(batch_size)
+    workers_for(workers, 0)  # refused now, not after the copy
     own = not isinstance(database, sqlite3.Connection)
     if isinstance(database, sqlite3.Connection):
         db = database
@@ -89,7 +98,7 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     try:
         with _table_lock(db, table):
             return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
-                                   restart, progress, phase)
+                                   restart, progress, phase, workers)
     except sqlite3.DatabaseError as exc:
         where = database if own else "the connection"
         if _is_full(exc):
@@ -149,12 +158,12 @@ def _table_lock(db: sqlite3.Connection, table: str) -> Iterator[None]:
     except ImportError:  # not POSIX: no lock
         yield
         return
-    row = next((r for r in db.execute("PRAGMA database_list") if r[1] == "main"), None)
-    if row is None or not row[2]:
+    database = _database_path(db)
+    if not database:
         yield
         return
     digest = hashlib.sha256(table.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    path = f"{row[2]}.lexcodecs-lock-{digest}"
+    path = f"{database}.lexcodecs-lock-{digest}"
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
@@ -162,7 +171,7 @@ def _table_lock(db: sqlite3.Connection, table: str) -> Iterator[None]:
         except OSError:
             os.close(fd)
             raise MigrationError(
-                f"another migration of table {table!r} in {row[2]} is running (it holds "
+                f"another migration of table {table!r} in {database} is running (it holds "
                 f"{path}); wait for it to finish, then run again") from None
         try:  # the holder before us may have removed the file just before we locked it
             same = os.path.samestat(os.fstat(fd), os.stat(path))
@@ -181,7 +190,8 @@ def _table_lock(db: sqlite3.Connection, table: str) -> Iterator[None]:
 
 def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Transcoder,
                     batch_size: int, keep_old: bool, restart: bool,
-                    progress: Progress, phase: PhaseStart) -> MigrationReport:
+                    progress: Progress, phase: PhaseStart, workers: int | None
+                    ) -> MigrationReport:
     started = time.monotonic()
     new_table, old_table = table + NEW_SUFFIX, table + OLD_SUFFIX
     settings = json.dumps({"source": t.source.config(), "target": t.target.config(),
@@ -220,7 +230,7 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
             db.execute(f"INSERT INTO {STATE_TABLE} VALUES (?, ?, 'copy', NULL, NULL, 0, ?)",
                        (table, settings, json.dumps(report.to_dict())))
         else:
-            saved = {k: v for k, v in state["report"].items() if k != _REFUSED}
+            saved = {k: v for k, v in state["report"].items() if k not in (_REFUSED, _SPLITS)}
             report = MigrationReport(**{**saved, "resumed": True})
         report.notes += notes
         db.execute("COMMIT")
@@ -228,14 +238,15 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
         _rollback(db)
         raise
     assert state is None or isinstance(state, dict)
+    splits = Splits.from_dict(None if state is None else state["report"].get(_SPLITS))
     try:
         if state is None or state["phase"] == "copy":
             if phase is not None:
                 phase("copying", _count(db, table))
             _sqlite_copy(db, table, new_table, key_column, columns, t, report, state,
-                         batch_size, progress)
+                         batch_size, progress, splits)
         _sqlite_verify(db, table, new_table, key_column, columns, t, report, batch_size,
-                       progress if phase is not None else None, phase)
+                       progress if phase is not None else None, phase, splits.keys, workers)
     except MigrationError as exc:
         _note_refused(db, table, report, exc)
         raise
@@ -248,6 +259,8 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
 
 #: the key, in the report saved with the state, that marks a run stopped by a refusal
 _REFUSED: Final = "refused"
+#: ... and the one that keeps the copy's split points for the verification (spans.Splits)
+_SPLITS: Final = "splits"
 
 
 def _check_first_key(db: sqlite3.Connection, table: str, key_column: str,
@@ -422,7 +435,8 @@ _NEW_KEY_SQL: Final = "lexcodecs_new_key"
 
 def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
                  columns: list[str], t: Transcoder, report: MigrationReport,
-                 state: dict[str, Any] | None, batch_size: int, progress: Progress) -> None:
+                 state: dict[str, Any] | None, batch_size: int, progress: Progress,
+                 splits: Splits) -> None:
     """Copy in batches, each one ``INSERT ... SELECT`` of the next *batch_size* keys (keyset
     paging: constant memory), committed together with the position it reached, so that a
     run killed at any point resumes exactly there.
@@ -468,10 +482,12 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
                 last_key = new_key.last_key
                 report.keys += copied
                 report.copy_s = spent + time.monotonic() - started
+                if isinstance(last_key, bytes):
+                    splits.add(last_key)
+                saved = {**report.to_dict(), _SPLITS: splits.to_dict()}
                 db.execute(f"UPDATE {STATE_TABLE} SET last_key = ?, last_new_key = ?, "
                            "copied = ?, report = ? WHERE source_table = ?",
-                           (last_key, watch.last, report.keys, json.dumps(report.to_dict()),
-                            table))
+                           (last_key, watch.last, report.keys, json.dumps(saved), table))
                 db.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 _rollback(db)
@@ -499,13 +515,15 @@ def _sqlite_copy(db: sqlite3.Connection, table: str, new_table: str, key_column:
 
 def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_column: str,
                    columns: list[str], t: Transcoder, report: MigrationReport,
-                   batch_size: int, progress: Progress = None, phase: PhaseStart = None
-                   ) -> None:
-    """Equal row counts, then both tables read in their key order side by side, in one read
-    transaction (:class:`~lexcodecs.migrate.verify._Lockstep`): every old row is in the new
-    table under its new key with the other columns equal (with equal counts, the new table
-    holds exactly the old rows: a row changed between an interrupted run and its rerun is
-    caught here), and the new keys are in the natural order of their values."""
+                   batch_size: int, progress: Progress = None, phase: PhaseStart = None,
+                   splits: Sequence[bytes] = (), workers: int | None = None) -> None:
+    """Equal row counts, then both tables read in their key order side by side
+    (:class:`~lexcodecs.migrate.verify._Lockstep`), in spans at *splits* (old keys) walked by
+    this process, in one read transaction, and by *workers* worker processes
+    (:mod:`~lexcodecs.migrate.spans`): every old row is in the new table under its new key
+    with the other columns equal (with equal counts, the new table holds exactly the old
+    rows: a row changed between an interrupted run and its rerun is caught here), and the
+    new keys are in the natural order of their values."""
     started = time.monotonic()
     db.execute("BEGIN")  # one snapshot, and no lock taken and dropped per statement
     try:
@@ -518,34 +536,79 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
                                  f"{new_count}; the original is untouched (rows written to "
                                  "the old table during the migration? run again with "
                                  "--restart)")
-        key = _quote(key_column)
-        others = [_quote(c) for c in columns if c != key_column]
-        cols = ", ".join([key, *others])
-        lookup_sql = f"SELECT {cols} FROM {_quote(new_table)} WHERE {key} = ?"
-
-        # a row's other columns, compared as one value: the column itself when there is one
-        # (no tuple made per row: a third of the verification's time went to making them)
-        rest = itemgetter(*range(1, len(columns))) if others else itemgetter(slice(1, 1))
-
-        def lookup(new_key: bytes) -> Any:
-            row = db.execute(lookup_sql, (new_key,)).fetchone()
-            return _MISSING if row is None else rest(row)  # not None: a column can be NULL
-
-        walk = _Lockstep(t, report, lookup, "new table")
-        report.anomalies.clear()
+        path = _database_path(db)
+        helpers = workers_for(workers, old_count) if path else 0
+        spans = plan_spans(t, report, splits, "", 1 + helpers)
+        opener = partial(_SqliteSpans.open, path, table, new_table, key_column, columns)
         done = 0
-        old = db.execute(f"SELECT {cols} FROM {_quote(table)} ORDER BY {key}")
-        new = db.execute(f"SELECT {cols} FROM {_quote(new_table)} ORDER BY {key}")
-        while batch := old.fetchmany(_verify_chunk(batch_size)):
-            other = new.fetchmany(len(batch))
-            walk.see_batch([row[0] for row in batch], list(map(rest, batch)),
-                           [row[0] for row in other], list(map(rest, other)))
-            done += 2 * len(batch)
+
+        def step(steps: int) -> None:
+            nonlocal done
+            done += steps
             if progress is not None:
                 progress(done)
+
+        store = _SqliteSpans(db, table, new_table, key_column, columns)
+        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers, step)
     finally:
         _rollback(db)  # it only read
+    report.anomalies.clear()
+    join_spans(t, report, results)
     report.verify_s += time.monotonic() - started
+
+
+def _database_path(db: sqlite3.Connection) -> str:
+    """The file of the connection's main database ("" in memory or temporary)."""
+    row = next((r for r in db.execute("PRAGMA database_list") if r[1] == "main"), None)
+    return "" if row is None else str(row[2] or "")
+
+
+class _SqliteSpans:
+    """The old and the new table as the verification's spans read them
+    (:class:`~lexcodecs.migrate.spans.SpanStore`): the key, and the other columns compared
+    as one value."""
+
+    def __init__(self, db: sqlite3.Connection, table: str, new_table: str, key_column: str,
+                 columns: list[str]) -> None:
+        self.db = db
+        self.key = key = _quote(key_column)
+        others = [_quote(c) for c in columns if c != key_column]
+        self.cols = ", ".join([key, *others])
+        self.tables = {"old": _quote(table), "new": _quote(new_table)}
+        self.lookup_sql = f"SELECT {self.cols} FROM {_quote(new_table)} WHERE {key} = ?"
+        # the column itself when there is one: no tuple made per row (a third of the
+        # verification's time went to making them)
+        self.rest = itemgetter(*range(1, len(columns))) if others else itemgetter(slice(1, 1))
+
+    @classmethod
+    def open(cls, path: str, table: str, new_table: str, key_column: str,
+             columns: list[str]) -> _SqliteSpans:
+        """The database opened read-only, in one read transaction (in a worker process)."""
+        db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True,
+                             isolation_level=None)
+        db.execute("BEGIN")
+        return cls(db, table, new_table, key_column, columns)
+
+    def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
+               n: int) -> Iterator[Chunk]:
+        where = [f"{self.key} > ?"] * (after is not None) + [f"{self.key} <= ?"] * (
+            upto is not None)
+        rows = self.db.execute(
+            f"SELECT {self.cols} FROM {self.tables[side]} "
+            + ("WHERE " + " AND ".join(where) if where else "") + f" ORDER BY {self.key}",
+            [bound for bound in (after, upto) if bound is not None])
+        while batch := rows.fetchmany(n):
+            yield [row[0] for row in batch], list(map(self.rest, batch))
+
+    def lookup(self, part: str, new_key: bytes) -> Any:
+        row = self.db.execute(self.lookup_sql, (new_key,)).fetchone()
+        return _MISSING if row is None else self.rest(row)  # not None: a column can be NULL
+
+    def label(self, part: str) -> str:
+        return "new table"
+
+    def close(self) -> None:
+        self.db.close()
 
 
 def _sqlite_swap(db: sqlite3.Connection, table: str, new_table: str, old_table: str,

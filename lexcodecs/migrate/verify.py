@@ -92,13 +92,23 @@ class _NaturalOrder:
         self.last_plain = False
         self.plain_types: dict[tuple[type, ...], bool] = {}  # memo: are these types plain?
 
-    def see_values(self, values: tuple[Any, ...]) -> None:
-        """Check the values of the next key in store order."""
+    def jump(self, values: tuple[Any, ...]) -> None:
+        """The next values seen follow *values* (the keys between were checked elsewhere:
+        a span of the verification, see :mod:`lexcodecs.migrate.spans`)."""
+        self.last, self.last_key, self.last_plain = values, None, self._plain(values)
+
+    def _plain(self, values: tuple[Any, ...]) -> bool:
+        """Whether Python's order of *values* against plain neighbours is the natural one."""
         types = tuple(map(type, values))
         plain = self.plain_types.get(types)
         if plain is None:
             plain = self.plain_types[types] = self.ascending and all(
                 t in _PLAIN for t in types)
+        return plain
+
+    def see_values(self, values: tuple[Any, ...]) -> None:
+        """Check the values of the next key in store order."""
+        plain = self._plain(values)
         last = self.last
         if last is not None and not (plain and self.last_plain and _le(last, values)):
             self._by_model(last, values)
@@ -165,6 +175,7 @@ class _Lockstep:
         self.source_decode = transcoder._source.decode
         self.target_decode = transcoder._target.decode
         self.plain = self.order.plain_types  # shared memo: are these types plain?
+        self.first: Values | None = None  # the target's values of the first new key seen
 
     def see_batch(self, old_keys: Sequence[bytes], old_values: Sequence[Any],
                   new_keys: Sequence[bytes], new_values: Sequence[Any]) -> None:
@@ -177,6 +188,8 @@ class _Lockstep:
                                  "values apart), or a store was changed; the original is "
                                  "untouched")
         decoded = list(map(self.target_decode, new_keys))
+        if self.first is None and decoded:
+            self.first = decoded[0]
         old_decoded = list(map(self.source_decode, old_keys))
         if old_values == new_values and same_values(old_decoded, decoded):
             self.order.see_batch(decoded)

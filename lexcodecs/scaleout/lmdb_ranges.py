@@ -133,7 +133,8 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
                     report.copy_s += time.monotonic() - copy_started
                 verify_started = time.monotonic()
                 _lmdb_verify(source, target, t, report, batch_size,
-                             progress if phase is not None else None, phase)
+                             progress if phase is not None else None, phase,
+                             splits=[bytes.fromhex(b) for b in state["boundaries"] or ()])
                 report.verify_s += time.monotonic() - verify_started
             except lmdb.Error as exc:
                 raise MigrationError(f"LMDB: {exc} (writing {at.new}); the original is "

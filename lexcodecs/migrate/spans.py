@@ -1,0 +1,405 @@
+"""The verify step split into key spans, walked by this process and by worker processes.
+
+Theory of operation: a verification walks the old and the new store side by side
+(:class:`~lexcodecs.migrate.verify._Lockstep`). Where the copy found the new keys rising
+everywhere in the old order (``report.order_changes == 0``), the old keys in ``(a, b]`` are
+exactly those whose new keys are in ``(T(a), T(b)]``, T the transcoding: each such pair of
+ranges, a :class:`Span`, can be walked alone. The split points are old keys at which the copy
+ended a batch (:class:`Splits`, saved with the migration's state, so that a resumed copy
+keeps them); their new keys are made again here and must rise, else the walk is one span.
+The spans cut both key spaces into consecutive pieces, so walking each span (equal entries
+on both sides, each old entry under its new key, the natural order inside it) and checking
+the natural order where one span meets the next (:func:`join_spans`: the last values of one
+against the first of the next) checks what the one walk checks, entry for entry. A span
+walked in the wrong place finds its two sides unequal and stops the migration: splitting
+never makes a check pass that the one walk would fail.
+
+This process walks the spans from the first; worker processes (:class:`_Crew`: new
+interpreters, which inherit no handle of this one) take them from the last, one at a time,
+each opening both stores read-only itself (the store's *opener*). A refusal in a worker comes
+back as itself; a worker that cannot take part hands its span back; anything this process
+raises (Ctrl-C included) stops the workers, and kills the busy ones. The workers ignore
+SIGINT: a Ctrl-C in a terminal reaches every process of the group, and only this one answers
+it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from bisect import bisect_right
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice, pairwise
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+import attrs
+
+from ..errors import LexCodecError
+from .report import MigrationReport
+from .transcoder import MigrationError, Transcoder
+from .verify import _Lockstep, _NaturalOrder
+
+__all__: list[str] = []
+
+#: the most split points a migration keeps: past it, every other one is dropped and the copy
+#: records every other batch from then on (the spans stay about even, the state small)
+MAX_SPLITS: Final = 256
+#: spans per process walking them: enough that a process which started late or ran slow
+#: leaves little for the others to wait for, few enough that each span is long
+SPANS_PER_PROCESS: Final = 4
+#: from this many keys a verification starts worker processes by default: starting one takes
+#: a few tenths of a second (it imports the codecs and the store's binding)
+WORKERS_FROM: Final = 200_000
+
+#: one chunk of a store side: its keys and, in step, the rest of each entry
+Chunk = tuple[list[bytes], list[Any]]
+
+
+@attrs.define
+class Splits:
+    """Old keys at which the verification may split: the last key of every *stride*-th
+    batch the copy committed, at most :data:`MAX_SPLITS` of them."""
+
+    keys: list[bytes] = attrs.field(factory=list)
+    stride: int = 1
+    batches: int = 0
+
+    def add(self, last_key: bytes) -> None:
+        """The copy committed a batch ending at *last_key*."""
+        self.batches += 1
+        if self.batches % self.stride == 0:
+            self.keys.append(last_key)
+            if len(self.keys) > MAX_SPLITS:
+                del self.keys[::2]  # keeps the batches that are multiples of the new stride
+                self.stride *= 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"keys": [k.hex() for k in self.keys], "stride": self.stride,
+                "batches": self.batches}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> Splits:
+        """Saved splits (none from a state written before splits were saved)."""
+        if not d:
+            return cls()
+        return cls([bytes.fromhex(k) for k in d["keys"]], int(d["stride"]), int(d["batches"]))
+
+
+@attrs.frozen
+class Span:
+    """Old keys in ``old`` and new keys in ``new``, each ``(after, up to)`` (None: no bound),
+    of the part *part* of a store (a RocksDB column family; ``""`` elsewhere)."""
+
+    index: int
+    part: str
+    old: tuple[bytes | None, bytes | None]
+    new: tuple[bytes | None, bytes | None]
+
+
+@attrs.frozen
+class SpanResult:
+    """What a span's walk found: its entries, the target's values of its first and last new
+    keys (None when it has none), and the declared anomalies it counted."""
+
+    index: int
+    entries: int
+    first: tuple[Any, ...] | None
+    last: tuple[Any, ...] | None
+    anomalies: dict[str, int]
+
+
+class SpanStore(Protocol):
+    """Both stores of a migration as the span walk reads them."""
+
+    def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
+               n: int) -> Iterator[Chunk]:
+        """The entries of *side* (``"old"`` or ``"new"``) with keys in ``(after, upto]``, in
+        key order, *n* at a time (every chunk but the last has *n*)."""
+        ...
+
+    def lookup(self, part: str, new_key: bytes) -> Any:
+        """The new store's rest of the entry under *new_key*, or something equal to none."""
+        ...
+
+    def label(self, part: str) -> str:
+        """The new store, as messages name it."""
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+#: opens a :class:`SpanStore` in a worker process (picklable: a module-level function, or a
+#: ``functools.partial`` of one with plain arguments)
+Opener = Callable[[], SpanStore]
+
+
+def chunks_upto(keys: Iterator[bytes], values: Iterator[Any], upto: bytes | None,
+                n: int) -> Iterator[Chunk]:
+    """Chunks of two iterators in step (keys ascending), ending after *upto*: a chunk that
+    passes it is cut where it does (a bisection of the sorted chunk, in C)."""
+    while keys_read := list(islice(keys, n)):
+        if upto is not None and keys_read[-1] > upto:
+            keys_read = keys_read[:bisect_right(keys_read, upto)]
+            if keys_read:
+                yield keys_read, list(islice(values, len(keys_read)))
+            return
+        yield keys_read, list(islice(values, len(keys_read)))
+
+
+def workers_for(workers: int | None, keys: int) -> int:
+    """The worker processes a verification of *keys* keys starts: *workers* when given, else
+    one per processor this process may run on, but one, from :data:`WORKERS_FROM` keys."""
+    if workers is not None:
+        if type(workers) is not int or workers < 0:
+            raise MigrationError(f"workers {workers!r}: the number of worker processes of "
+                                 "the verification", expected="an int >= 0")
+        return workers
+    if keys < WORKERS_FROM:
+        return 0
+    try:
+        processors = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        processors = os.cpu_count() or 1
+    return max(0, processors - 1)
+
+
+def plan_spans(t: Transcoder, report: MigrationReport, splits: Sequence[bytes], part: str,
+               processes: int, first_index: int = 0) -> list[Span]:
+    """The spans of one part of a store for *processes* walkers: one span unless the copy saw
+    the new keys rise everywhere and the split points' new keys rise (see the module)."""
+    whole = [Span(first_index, part, (None, None), (None, None))]
+    if processes < 2 or report.order_changes or not splits:
+        return whole
+    want = min(len(splits), SPANS_PER_PROCESS * processes - 1)  # split points to use
+    points = sorted({splits[(i + 1) * len(splits) // want - 1] for i in range(want)})
+    try:
+        news = [t._target.encode(t.values(key)) for key in points]
+    except LexCodecError:  # the walk refuses that key, naming it
+        return whole
+    if any(b <= a for a, b in pairwise(news)):
+        return whole
+    olds: list[bytes | None] = [None, *points, None]
+    bounds: list[bytes | None] = [None, *news, None]
+    return [Span(first_index + i, part, (olds[i], olds[i + 1]), (bounds[i], bounds[i + 1]))
+            for i in range(len(olds) - 1)]
+
+
+def walk_span(store: SpanStore, t: Transcoder, span: Span, chunk: int,
+              step: Callable[[int], None] | None = None) -> SpanResult:
+    """Walk one span of both stores side by side; *step* is told the steps done (an old
+    and a new entry each) after every chunk."""
+    report = MigrationReport(t.source.name, t.target.name, str(t.schema), "span")
+    label = store.label(span.part)
+    walk = _Lockstep(t, report, lambda key: store.lookup(span.part, key), label)
+    old = store.chunks("old", span.part, *span.old, chunk)
+    new = store.chunks("new", span.part, *span.new, chunk)
+    entries = 0
+    for keys, values in old:
+        new_keys, new_values = next(new, ([], []))
+        walk.see_batch(keys, values, new_keys, new_values)
+        entries += len(keys)
+        if step is not None:
+            step(2 * len(keys))
+    if next(new, None) is not None:
+        raise MigrationError(f"the {label} holds more entries than the old one: a store was "
+                             "changed during the migration; the original is untouched "
+                             "(run again with --restart)")
+    return SpanResult(span.index, entries, walk.first, walk.order.last,
+                      dict(report.anomalies))
+
+
+def join_spans(t: Transcoder, report: MigrationReport, results: Sequence[SpanResult]) -> int:
+    """Add up the spans of one part, in their order: the natural order where one meets the
+    next, and the anomalies each counted; returns their entries."""
+    order = _NaturalOrder(t, report)
+    for r in results:
+        for name, count in r.anomalies.items():
+            report.anomalies[name] = report.anomalies.get(name, 0) + count
+        if r.first is None or r.last is None:
+            continue
+        if order.last is not None:
+            order.see_values(r.first)
+        order.jump(r.last)
+    return sum(r.entries for r in results)
+
+
+def run_spans(store: SpanStore, opener: Opener, t: Transcoder, spans: Sequence[Span],
+              chunk: int, workers: int, step: Callable[[int], None] | None = None
+              ) -> list[SpanResult]:
+    """Walk every span: this process from the first, up to *workers* worker processes from
+    the last; the results in the spans' order."""
+    todo = deque(spans)
+    results: dict[int, SpanResult] = {}
+    if workers < 1 or len(spans) < 2:
+        for span in spans:
+            results[span.index] = walk_span(store, t, span, chunk, step)
+        return [results[s.index] for s in spans]
+    crew = _Crew(min(workers, len(spans) - 1), opener, t, chunk)
+
+    def between(steps: int) -> None:
+        if step is not None:
+            step(steps)
+        crew.collect(todo, results, step, block=False)
+
+    try:
+        crew.feed(todo)
+        while todo or crew.busy():
+            if todo:
+                span = todo.popleft()
+                results[span.index] = walk_span(store, t, span, chunk, between)
+            else:  # a worker may still hand its span back
+                crew.collect(todo, results, step, block=True)
+    finally:
+        crew.close()
+    return [results[s.index] for s in spans]
+
+
+# -- the worker processes -------------------------------------------------------------------
+
+
+#: what a worker process runs: the lexcodecs this process imported, whatever the path says
+_WORKER_CODE: Final = ("import sys; sys.path.insert(0, {root!r}); "
+                       "from lexcodecs.migrate.spans import _serve; _serve({fd})")
+
+
+@attrs.define
+class _Member:
+    process: subprocess.Popen[bytes]
+    conn: Connection[Any, Any]  # this process's end of the socket pair
+    span: Span | None = None
+
+
+class _Crew:
+    """Worker processes walking spans, one span at a time each (see the module).
+
+    A worker is a new interpreter (``python -c``) importing this package from where this
+    process did, talking over a socket pair: unlike ``multiprocessing``'s spawn, it never
+    imports the caller's main module again (a script without ``if __name__ ==
+    "__main__"`` would run once more in each worker). One that cannot take part (it cannot
+    rebuild the transcoder, e.g. a codec registered at run time; or it stopped) hands its span
+    back, and the others, this process among them, walk it.
+    """
+
+    def __init__(self, n: int, opener: Opener, t: Transcoder, chunk: int) -> None:
+        root = str(Path(__file__).resolve().parent.parent.parent)
+        self.members: list[_Member] = []
+        try:
+            for _ in range(n):
+                mine, theirs = socket.socketpair()
+                with mine, theirs:
+                    process = subprocess.Popen(
+                        [sys.executable, "-c", _WORKER_CODE.format(root=root,
+                                                                   fd=theirs.fileno())],
+                        pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    conn = Connection(mine.detach())
+                self.members.append(_Member(process, conn))
+                conn.send((opener, t, chunk))
+        except BaseException:
+            self.close()
+            raise
+
+    def busy(self) -> bool:
+        return any(m.span is not None for m in self.members)
+
+    def feed(self, todo: deque[Span]) -> None:
+        """Give each idle worker the last span left."""
+        for m in self.members:
+            if m.span is None and todo:
+                m.span = todo.pop()
+                try:
+                    m.conn.send(m.span)
+                except OSError:  # it stopped: the span goes back
+                    self._retire(m, todo)
+
+    def collect(self, todo: deque[Span], results: dict[int, SpanResult],
+                step: Callable[[int], None] | None, *, block: bool) -> None:
+        """Take the results of the workers that finished (waiting for one with *block*),
+        and give them the next spans."""
+        busy: dict[Any, _Member] = {m.conn: m for m in self.members if m.span is not None}
+        for conn in wait(list(busy), timeout=None if block else 0):
+            m = busy[conn]
+            try:
+                kind, payload = m.conn.recv()
+            except (EOFError, OSError):  # it stopped: the span goes back
+                kind, payload = "unavailable", None
+            if kind == "error":
+                raise payload
+            if kind == "unavailable" or not isinstance(payload, SpanResult):
+                self._retire(m, todo)
+                continue
+            results[payload.index] = payload
+            m.span = None
+            if step is not None:
+                step(2 * payload.entries)
+        self.feed(todo)
+
+    def _retire(self, m: _Member, todo: deque[Span]) -> None:
+        assert m.span is not None
+        todo.append(m.span)
+        self.members.remove(m)
+        self._stop(m)
+
+    def close(self) -> None:
+        """Stop every worker (terminated, when busy: after a failure)."""
+        for m in self.members:
+            self._stop(m)
+        self.members = []
+
+    @staticmethod
+    def _stop(m: _Member) -> None:
+        if m.span is not None:
+            m.process.kill()
+        m.conn.close()  # an idle worker reads the end of its input and exits
+        try:
+            m.process.wait(5)
+        except subprocess.TimeoutExpired:
+            m.process.kill()
+            m.process.wait()
+
+
+def _serve(fd: int) -> None:
+    """A worker process: rebuild the opener and the transcoder, then walk each span sent and
+    send back its result or its error."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # this process's parent answers Ctrl-C
+    conn = Connection(fd)
+    store: SpanStore | None = None
+    try:
+        try:
+            opener, t, chunk = conn.recv()
+        except (EOFError, OSError):
+            return
+        except Exception:  # e.g. a codec only the parent registered: it walks alone
+            opener = None
+        while True:
+            span = conn.recv()
+            try:
+                if opener is None:
+                    reply: tuple[str, Any] = ("unavailable", None)
+                else:
+                    if store is None:
+                        store = opener()
+                    reply = ("ok", walk_span(store, t, span, chunk))
+            except LexCodecError as exc:  # a refusal: raised there as itself
+                reply = ("error", exc)
+            except Exception:  # this worker cannot read the stores: the others can
+                reply = ("unavailable", None)
+                opener = None
+            try:
+                conn.send(reply)
+            except (EOFError, OSError):
+                return
+            except Exception:  # an error that does not pickle: its message does
+                conn.send(("error", MigrationError(str(reply[1]))))
+    except (EOFError, OSError):  # the parent is gone, or done
+        pass
+    finally:
+        if store is not None:
+            store.close()
