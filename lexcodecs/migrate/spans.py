@@ -14,28 +14,21 @@ against the first of the next) checks what the one walk checks, entry for entry.
 walked in the wrong place finds its two sides unequal and stops the migration: splitting
 never makes a check pass that the one walk would fail.
 
-This process walks the spans from the first; worker processes (:class:`_Crew`: new
-interpreters, which inherit no handle of this one) take them from the last, one at a time,
-each opening both stores read-only itself (the store's *opener*). A refusal in a worker comes
-back as itself; a worker that cannot take part hands its span back; anything this process
-raises (Ctrl-C included) stops the workers, and kills the busy ones. The workers ignore
-SIGINT: a Ctrl-C in a terminal reaches every process of the group, and only this one answers
-it.
+This process walks the spans from the first; worker processes (:mod:`.workers`, through
+:class:`_Crew`) take them from the last, one at a time, each opening both stores read-only
+itself (the store's *opener*). A refusal in a worker comes back as itself; a worker that
+cannot take part hands its span back; anything this process raises (Ctrl-C included) stops
+the workers, and kills the busy ones.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice, pairwise
-from multiprocessing.connection import Connection, wait
-from pathlib import Path
+from multiprocessing.connection import wait
 from typing import Any, Final, Protocol
 
 import attrs
@@ -44,6 +37,7 @@ from ..errors import LexCodecError
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder
 from .verify import _Lockstep, _NaturalOrder
+from .workers import Worker, start
 
 __all__: list[str] = []
 
@@ -264,47 +258,20 @@ def run_spans(store: SpanStore, opener: Opener, t: Transcoder, spans: Sequence[S
 # -- the worker processes -------------------------------------------------------------------
 
 
-#: what a worker process runs: the lexcodecs this process imported, whatever the path says
-_WORKER_CODE: Final = ("import sys; sys.path.insert(0, {root!r}); "
-                       "from lexcodecs.migrate.spans import _serve; _serve({fd})")
-
-
 @attrs.define
 class _Member:
-    process: subprocess.Popen[bytes]
-    conn: Connection[Any, Any]  # this process's end of the socket pair
+    worker: Worker
     span: Span | None = None
 
 
 class _Crew:
-    """Worker processes walking spans, one span at a time each (see the module).
-
-    A worker is a new interpreter (``python -c``) importing this package from where this
-    process did, talking over a socket pair: unlike ``multiprocessing``'s spawn, it never
-    imports the caller's main module again (a script without ``if __name__ ==
-    "__main__"`` would run once more in each worker). One that cannot take part (it cannot
-    rebuild the transcoder, e.g. a codec registered at run time; or it stopped) hands its span
-    back, and the others, this process among them, walk it.
-    """
+    """Worker processes (:class:`~lexcodecs.migrate.workers.Worker`) walking spans, one span
+    at a time each. One that cannot take part (it cannot rebuild the transcoder, e.g. a codec
+    registered at run time; or it stopped) hands its span back, and the others, this process
+    among them, walk it."""
 
     def __init__(self, n: int, opener: Opener, t: Transcoder, chunk: int) -> None:
-        root = str(Path(__file__).resolve().parent.parent.parent)
-        self.members: list[_Member] = []
-        try:
-            for _ in range(n):
-                mine, theirs = socket.socketpair()
-                with mine, theirs:
-                    process = subprocess.Popen(
-                        [sys.executable, "-c", _WORKER_CODE.format(root=root,
-                                                                   fd=theirs.fileno())],
-                        pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    conn = Connection(mine.detach())
-                self.members.append(_Member(process, conn))
-                conn.send((opener, t, chunk))
-        except BaseException:
-            self.close()
-            raise
+        self.members = [_Member(w) for w in start(n, t, opener, chunk)]
 
     def busy(self) -> bool:
         return any(m.span is not None for m in self.members)
@@ -314,26 +281,24 @@ class _Crew:
         for m in self.members:
             if m.span is None and todo:
                 m.span = todo.pop()
-                try:
-                    m.conn.send(m.span)
-                except OSError:  # it stopped: the span goes back
-                    self._retire(m, todo)
+                m.worker.ask(("span", m.span))
 
     def collect(self, todo: deque[Span], results: dict[int, SpanResult],
                 step: Callable[[int], None] | None, *, block: bool) -> None:
         """Take the results of the workers that finished (waiting for one with *block*),
         and give them the next spans."""
-        busy: dict[Any, _Member] = {m.conn: m for m in self.members if m.span is not None}
+        busy: dict[Any, _Member] = {m.worker.conn: m for m in self.members
+                                    if m.span is not None}
         for conn in wait(list(busy), timeout=None if block else 0):
             m = busy[conn]
-            try:
-                kind, payload = m.conn.recv()
-            except (EOFError, OSError):  # it stopped: the span goes back
-                kind, payload = "unavailable", None
+            kind, payload = m.worker.answer()
             if kind == "error":
                 raise payload
-            if kind == "unavailable" or not isinstance(payload, SpanResult):
-                self._retire(m, todo)
+            if kind != "ok" or not isinstance(payload, SpanResult):
+                assert m.span is not None
+                todo.append(m.span)
+                self.members.remove(m)
+                m.worker.stop()
                 continue
             results[payload.index] = payload
             m.span = None
@@ -341,65 +306,8 @@ class _Crew:
                 step(2 * payload.entries)
         self.feed(todo)
 
-    def _retire(self, m: _Member, todo: deque[Span]) -> None:
-        assert m.span is not None
-        todo.append(m.span)
-        self.members.remove(m)
-        self._stop(m)
-
     def close(self) -> None:
-        """Stop every worker (terminated, when busy: after a failure)."""
+        """Stop every worker (killed, when busy: after a failure)."""
         for m in self.members:
-            self._stop(m)
+            m.worker.stop()
         self.members = []
-
-    @staticmethod
-    def _stop(m: _Member) -> None:
-        if m.span is not None:
-            m.process.kill()
-        m.conn.close()  # an idle worker reads the end of its input and exits
-        try:
-            m.process.wait(5)
-        except subprocess.TimeoutExpired:
-            m.process.kill()
-            m.process.wait()
-
-
-def _serve(fd: int) -> None:
-    """A worker process: rebuild the opener and the transcoder, then walk each span sent and
-    send back its result or its error."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # this process's parent answers Ctrl-C
-    conn = Connection(fd)
-    store: SpanStore | None = None
-    try:
-        try:
-            opener, t, chunk = conn.recv()
-        except (EOFError, OSError):
-            return
-        except Exception:  # e.g. a codec only the parent registered: it walks alone
-            opener = None
-        while True:
-            span = conn.recv()
-            try:
-                if opener is None:
-                    reply: tuple[str, Any] = ("unavailable", None)
-                else:
-                    if store is None:
-                        store = opener()
-                    reply = ("ok", walk_span(store, t, span, chunk))
-            except LexCodecError as exc:  # a refusal: raised there as itself
-                reply = ("error", exc)
-            except Exception:  # this worker cannot read the stores: the others can
-                reply = ("unavailable", None)
-                opener = None
-            try:
-                conn.send(reply)
-            except (EOFError, OSError):
-                return
-            except Exception:  # an error that does not pickle: its message does
-                conn.send(("error", MigrationError(str(reply[1]))))
-    except (EOFError, OSError):  # the parent is gone, or done
-        pass
-    finally:
-        if store is not None:
-            store.close()
