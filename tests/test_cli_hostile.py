@@ -140,6 +140,12 @@ CASES: list[tuple[list[str], str | None]] = [
       "--input", "-", "--batch-size", "x"], ""),
     (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
       "--from-option", "bogus=1", "--input", "-"], ""),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--lmdb", "{tmp}/missing", "--workers", "-1"], None),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--lmdb", "{tmp}/missing", "--workers", "many"], None),
+    (["migrate", "--from", "sqlite4", "--to", "orderly", "-s", "a:int64",
+      "--input", "-", "--workers", "1"], ""),
     # conformance
     (["conformance", "-c", "nope"], None),
     (["conformance", "--examples", "x"], None),

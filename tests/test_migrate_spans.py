@@ -13,6 +13,7 @@ import itertools
 import os
 import shutil
 import sqlite3
+import sys
 import time
 from contextlib import closing
 from functools import partial
@@ -349,3 +350,13 @@ def test_more_new_entries_than_old_in_a_span_are_refused(
     finally:
         store.close()
     shutil.rmtree(new)
+
+
+def test_no_interpreter_to_start_means_no_worker(migrated: tuple[Path, Path, list[bytes]],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no interpreter can be started (an embedded Python), this process walks alone."""
+    old, new, splits = migrated
+    monkeypatch.setattr(sys, "executable", str(old / "no-python-here"))
+    results, steps = walk_all(old, new, splits, partial(_LmdbSpans.open, str(old), str(new)))
+    assert sum(r.entries for r in results) == ROWS
+    assert sum(steps) == 2 * ROWS

@@ -86,11 +86,15 @@ class Worker:
 
 
 def start(n: int, t: Transcoder, opener: Callable[[], Any], chunk: int) -> list[Worker]:
-    """*n* workers (each stopped again if starting the next fails)."""
+    """Up to *n* workers: as many as could be started (none where no interpreter can be
+    started: an embedded Python, a platform without ``pass_fds``), the caller working alone
+    otherwise."""
     workers: list[Worker] = []
     try:
         for _ in range(n):
             workers.append(Worker(t, opener, chunk))
+    except (OSError, ValueError):  # an interpreter that cannot be started
+        pass
     except BaseException:
         for w in workers:
             w.stop()
