@@ -242,17 +242,10 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
     helpers = workers_for(workers, old_count)
     spans = plan_spans(t, report, splits, "", 1 + helpers)
     opener = partial(_LmdbSpans.open, source.path(), target.path())
-    done = 0
-
-    def step(steps: int) -> None:
-        nonlocal done
-        done += steps
-        if progress is not None:
-            progress(done)
-
     with source.begin() as old, target.begin() as new:
         store = _LmdbSpans(old, new)
-        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers, step)
+        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
+                            progress)
     report.anomalies.clear()
     join_spans(t, report, results)
 

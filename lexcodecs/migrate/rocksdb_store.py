@@ -290,21 +290,14 @@ def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport
         splits = Splits.from_dict(state.get("splits", {}).get(name)).keys
         spans += plan_spans(t, report, splits, name, 1 + helpers, len(spans))
     opener = partial(_RocksSpans.open, str(source.path), target.path(), families)
-    done = 0
-
-    def step(steps: int) -> None:
-        nonlocal done
-        done += steps
-        if progress is not None:
-            progress(done)
-
     def family(name: str) -> Any:
         return target if name == "default" else target.get_column_family(name)
 
     for name in families:  # the copy's last writes from memory to tables: a worker opening
         family(name).flush(True)  # the database need not replay them, and scans read faster
     store = _RocksSpans(source.family, family)
-    results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers, step)
+    results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
+                        progress)
     report.anomalies.clear()
     for name, count in zip(families, counts):
         found = join_spans(t, report, [r for r, span in zip(results, spans)

@@ -225,10 +225,20 @@ def join_spans(t: Transcoder, report: MigrationReport, results: Sequence[SpanRes
 
 
 def run_spans(store: SpanStore, opener: Opener, t: Transcoder, spans: Sequence[Span],
-              chunk: int, workers: int, step: Callable[[int], None] | None = None
+              chunk: int, workers: int, progress: Callable[[int], None] | None = None
               ) -> list[SpanResult]:
     """Walk every span: this process from the first, up to *workers* worker processes from
-    the last; the results in the spans' order."""
+    the last; the results in the spans' order. *progress* is told the steps done so far (an
+    old and a new entry each), after each chunk this process walks and each span a worker
+    hands back."""
+    done = 0
+
+    def step(steps: int) -> None:
+        nonlocal done
+        done += steps
+        if progress is not None:
+            progress(done)
+
     todo = deque(spans)
     results: dict[int, SpanResult] = {}
     if workers < 1 or len(spans) < 2:

@@ -540,16 +540,9 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
         helpers = workers_for(workers, old_count) if path else 0
         spans = plan_spans(t, report, splits, "", 1 + helpers)
         opener = partial(_SqliteSpans.open, path, table, new_table, key_column, columns)
-        done = 0
-
-        def step(steps: int) -> None:
-            nonlocal done
-            done += steps
-            if progress is not None:
-                progress(done)
-
         store = _SqliteSpans(db, table, new_table, key_column, columns)
-        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers, step)
+        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
+                            progress)
     finally:
         _rollback(db)  # it only read
     report.anomalies.clear()
