@@ -363,3 +363,86 @@ def test_no_interpreter_to_start_means_no_worker(migrated: tuple[Path, Path, lis
     assert sum(r.entries for r in results) == ROWS
     assert steps == sorted(steps)
     assert steps[-1] == 2 * ROWS
+
+
+# -- spans walked while the copy goes on (LMDB) ----------------------------------------------
+
+
+def finish_results(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What each EarlySpans.finish of this process returns, as it returns it."""
+    seen: list[Any] = []
+    real = spans.EarlySpans.finish
+
+    def finish(self: Any, *args: Any) -> Any:
+        seen.append(real(self, *args))
+        return seen[-1]
+
+    monkeypatch.setattr(spans.EarlySpans, "finish", finish)
+    return seen
+
+
+def test_the_copy_hands_each_committed_batch_to_a_worker(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = finish_results(monkeypatch)
+    path = tmp_path / "env"
+    make_lmdb(path)
+    before = read_lmdb(path)
+    report = migrate_watched("lmdb", path, 1)
+    assert report.order_changes == 0
+    batches = -(-ROWS // 97)
+    assert [len(r) for r in seen] == [batches + 1]  # a span a batch, and the one after them
+    assert sum(r.entries for r in seen[0]) == ROWS
+    skv = get_codec("skv").bind(SCHEMA)
+    assert [(skv.decode(k), v) for k, v in read_lmdb(path)] == [
+        (FDB.decode(k), v) for k, v in before]
+
+
+def test_spans_walked_during_a_copy_whose_order_changes_are_dropped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lexkey stores "a\\x00b" below "a": the new keys depart from the old order part way
+    through, so the spans handed out before are not final; the whole store is walked."""
+    seen = finish_results(monkeypatch)
+    lexkey = get_codec("lexkey").bind(SCHEMA)
+    rows = [(t, n) for n in range(600) for t in ("a", "a\x00b", "b", "b\x00", "c")]
+    reports = {}
+    for workers in (0, 1):
+        path = tmp_path / f"env{workers}"
+        env = lmdb.open(str(path), map_size=1 << 26)
+        with env.begin(write=True) as txn:
+            for i, v in enumerate(rows):
+                txn.put(lexkey.encode(v), b"%d" % i)
+        env.close()
+        report = migrate_lmdb(path, Transcoder("lexkey", "skv", SCHEMA_TEXT), batch_size=97,
+                              workers=workers)
+        reports[workers] = report_of(report)
+        skv = get_codec("skv").bind(SCHEMA)
+        assert sorted(skv.decode(k) for k, _ in read_lmdb(path)) == sorted(rows)
+    assert reports[1] == reports[0]
+    assert reports[0]["order_changes"] > 0
+    assert seen == [None]
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_wrong_write_is_found_whoever_walks_it(tmp_path: Path, workers: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch written wrong (one value changed on its way to the store) stops the
+    migration before the swap, whether a worker walked its span during the copy or this
+    process walks it after."""
+    import lexcodecs.migrate.lmdb_store as lmdb_store
+
+    real, calls = lmdb_store._lmdb_put_batch, [0]
+
+    def put(target: Any, keys: list[bytes], values: list[bytes]) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            values = [b"wrong", *values[1:]]
+        real(target, keys, values)
+
+    monkeypatch.setattr(lmdb_store, "_lmdb_put_batch", put)
+    path = tmp_path / "env"
+    make_lmdb(path)
+    before = read_lmdb(path)
+    with pytest.raises(MigrationError, match="is not in the new environment as it is"):
+        migrate_lmdb(path, fdb_to_skv(), batch_size=97, workers=workers)
+    assert read_lmdb(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]

@@ -41,7 +41,16 @@ from .defaults import BATCH_SIZE
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
-from .spans import Chunk, Splits, chunks_upto, join_spans, plan_spans, run_spans, workers_for
+from .spans import (
+    Chunk,
+    EarlySpans,
+    Splits,
+    chunks_upto,
+    join_spans,
+    plan_spans,
+    run_spans,
+    workers_for,
+)
 from .transcoder import MigrationError, Transcoder
 from .verify import _check_batch_size, _verify_chunk
 
@@ -96,22 +105,30 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
                                    _MIN_MAP_SIZE)
             target = lmdb.open(str(new_path), map_size=size)
+            early = None
             try:
                 if state["phase"] == "copy":
+                    entries = source.stat()["entries"]
                     if phase is not None:
-                        phase("copying", source.stat()["entries"])
+                        phase("copying", entries)
+                    if state["last_key"] is None and workers_for(workers, entries):
+                        early = EarlySpans(partial(_LmdbSpans.open, source.path(),
+                                                   target.path(), live=True),
+                                           t, _verify_chunk(batch_size))
                     _lmdb_copy(source, target, t, report, state, state_path, batch_size,
-                               progress)
+                               progress, early)
                 verify_started = time.monotonic()
                 _lmdb_verify(source, target, t, report, batch_size,
                              progress if phase is not None else None, phase,
                              splits=Splits.from_dict(state.get("splits")).keys,
-                             workers=workers)
+                             workers=workers, early=early)
                 report.verify_s += time.monotonic() - verify_started
             except lmdb.Error as exc:
                 raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
                                      "untouched") from None
             finally:
+                if early is not None:
+                    early.close()
                 target.close()
         except MigrationError:  # a refusal leaves no half-written target behind
             shutil.rmtree(new_path, ignore_errors=True)
@@ -148,7 +165,9 @@ def _used_bytes(env: Any) -> int:
 
 def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                state: dict[str, Any], state_path: Path, batch_size: int,
-               progress: Progress) -> None:
+               progress: Progress, early: EarlySpans | None = None) -> None:
+    """Copy in batches, one write transaction each, the position reached written to the
+    state file after each; each batch's span handed to *early* once committed."""
     last_key = None if state["last_key"] is None else bytes.fromhex(state["last_key"])
     last_new = None if state["last_new_key"] is None else bytes.fromhex(state["last_new_key"])
     watch = _OrderWatch(report, last_new,
@@ -172,6 +191,8 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                          last_new_key=None if watch.last is None else watch.last.hex(),
                          splits=splits.to_dict(), report=report.to_dict())
             _write_state(state_path, state)
+            if early is not None and watch.last is not None and not report.order_changes:
+                early.copied(last_key, watch.last)
             if progress is not None:
                 progress(report.keys)
     state.update(phase="copied", report=report.to_dict())
@@ -225,11 +246,13 @@ def _lmdb_put_batch(target: Any, keys: list[bytes], values: list[bytes]) -> None
 
 def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationReport,
                  batch_size: int, progress: Progress = None, phase: PhaseStart = None, *,
-                 splits: Sequence[bytes] = (), workers: int | None = None) -> None:
+                 splits: Sequence[bytes] = (), workers: int | None = None,
+                 early: EarlySpans | None = None) -> None:
     """Equal entry counts, then both environments walked in their key order side by side
     (:class:`~lexcodecs.migrate.verify._Lockstep`), in spans at *splits* (old keys) by this
-    process and *workers* worker processes (:mod:`~lexcodecs.migrate.spans`): with equal
-    counts, every old entry found under its new key means exactly the old data."""
+    process and *workers* worker processes (:mod:`~lexcodecs.migrate.spans`), or what is left
+    of *early*'s spans, walked while the copy went on: with equal counts, every old entry
+    found under its new key means exactly the old data."""
     old_count = source.stat()["entries"]
     new_count = target.stat()["entries"]
     if phase is not None:  # each old entry and each new entry is one step
@@ -244,10 +267,21 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
     opener = partial(_LmdbSpans.open, source.path(), target.path())
     with source.begin() as old, target.begin() as new:
         store = _LmdbSpans(old, new)
-        results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
-                            progress)
+        results = None if early is None else early.finish(store, report, progress)
+        if results is None:
+            results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
+                                progress)
     report.anomalies.clear()
     join_spans(t, report, results)
+
+
+def _begin_resized(env: Any) -> Any:
+    """A read transaction, after taking up a map the writer grew meanwhile."""
+    try:
+        return env.begin()
+    except _lmdb().MapResizedError:
+        env.set_mapsize(0)  # LMDB: 0 takes up the size another process set
+        return env.begin()
 
 
 class _LmdbSpans:
@@ -256,23 +290,30 @@ class _LmdbSpans:
 
     def __init__(self, old: Any, new: Any, envs: tuple[Any, ...] = ()) -> None:
         self.txns = {"old": old, "new": new}
-        self.lookup_new = new.get
         self.envs = envs  # opened by open(): closed with the store
+        self.live = False
 
     @classmethod
-    def open(cls, old_path: str, new_path: str) -> _LmdbSpans:
-        """Both environments opened read-only (in a worker process)."""
+    def open(cls, old_path: str, new_path: str, *, live: bool = False) -> _LmdbSpans:
+        """Both environments opened read-only (in a worker process). *live*: the copy is
+        still writing the new one, so its readers take part in its locking (a writer does
+        not reuse pages a registered reader may see), and each span reads it afresh."""
         lmdb = _lmdb()
-        envs = tuple(lmdb.open(path, readonly=True, lock=False, create=False)
-                     for path in (old_path, new_path))
-        return cls(envs[0].begin(), envs[1].begin(), envs)
+        envs = (lmdb.open(old_path, readonly=True, lock=False, create=False),
+                lmdb.open(new_path, readonly=True, lock=live, create=False))
+        store = cls(envs[0].begin(), envs[1].begin(), envs)
+        store.live = live
+        return store
 
     def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
                n: int) -> Iterator[Chunk]:
+        if self.live and side == "new":  # what the copy committed since the last span
+            self.txns["new"].abort()
+            self.txns["new"] = _begin_resized(self.envs[1])
         return chunks_upto(*_entries_after(self.txns[side], after), upto, n)
 
     def lookup(self, part: str, new_key: bytes) -> Any:
-        return self.lookup_new(new_key)
+        return self.txns["new"].get(new_key)
 
     def label(self, part: str) -> str:
         return "new environment"

@@ -231,38 +231,90 @@ def run_spans(store: SpanStore, opener: Opener, t: Transcoder, spans: Sequence[S
     the last; the results in the spans' order. *progress* is told the steps done so far (an
     old and a new entry each), after each chunk this process walks and each span a worker
     hands back."""
+    if workers < 1 or len(spans) < 2:
+        return _walk_all(None, store, t, spans, deque(spans), {}, chunk, progress)
+    crew = _Crew(min(workers, len(spans) - 1), opener, t, chunk)
+    try:
+        return _walk_all(crew, store, t, spans, deque(spans), {}, chunk, progress)
+    finally:
+        crew.close()
+
+
+def _walk_all(crew: _Crew | None, store: SpanStore, t: Transcoder, spans: Sequence[Span],
+              todo: deque[Span], results: dict[int, SpanResult], chunk: int,
+              progress: Callable[[int], None] | None) -> list[SpanResult]:
+    """Walk the spans *todo* from its left while *crew* takes them from its right; *results*
+    holds those walked already."""
     done = 0
 
-    def step(steps: int) -> None:
+    def count(steps: int) -> None:
         nonlocal done
         done += steps
         if progress is not None:
             progress(done)
 
-    todo = deque(spans)
-    results: dict[int, SpanResult] = {}
-    if workers < 1 or len(spans) < 2:
-        for span in spans:
-            results[span.index] = walk_span(store, t, span, chunk, step)
-        return [results[s.index] for s in spans]
-    crew = _Crew(min(workers, len(spans) - 1), opener, t, chunk)
+    def between(steps: int) -> None:  # after each chunk walked here
+        count(steps)
+        if crew is not None:
+            crew.collect(todo, results, count, block=False)
 
-    def between(steps: int) -> None:
-        if step is not None:
-            step(steps)
-        crew.collect(todo, results, step, block=False)
-
-    try:
+    count(2 * sum(r.entries for r in results.values()))
+    if crew is not None:
         crew.feed(todo)
-        while todo or crew.busy():
-            if todo:
-                span = todo.popleft()
-                results[span.index] = walk_span(store, t, span, chunk, between)
-            else:  # a worker may still hand its span back
-                crew.collect(todo, results, step, block=True)
-    finally:
-        crew.close()
+    while todo or (crew is not None and crew.busy()):
+        if todo:
+            span = todo.popleft()
+            results[span.index] = walk_span(store, t, span, chunk, between)
+        elif crew is not None:  # a worker may still hand its span back
+            crew.collect(todo, results, count, block=True)
     return [results[s.index] for s in spans]
+
+
+class EarlySpans:
+    """The spans of the batches copied so far, walked by a worker process while the copy
+    goes on: the verification's walk is then mostly done when the copy ends.
+
+    After each committed batch the copy hands over its span: the old keys of the batch and
+    the new keys from the last batch's last to this one's. Such a span holds its final
+    entries once the batch is committed only if the new keys rise in the old order to the
+    end of the copy, so what the worker finds is used only then (:meth:`finish`): a
+    refusal it met is raised there; with any order change, the verification walks the whole
+    store as usual (and the worker's findings are dropped).
+    """
+
+    def __init__(self, opener: Opener, t: Transcoder, chunk: int) -> None:
+        self.t, self.chunk = t, chunk
+        self.crew = _Crew(1, opener, t, chunk)
+        self.todo: deque[Span] = deque()  # new spans at the left: the worker takes the oldest
+        self.results: dict[int, SpanResult] = {}
+        self.errors: list[LexCodecError] = []
+        self.spans: list[Span] = []
+        self.after: tuple[bytes | None, bytes | None] = (None, None)
+
+    def copied(self, last_key: bytes, last_new: bytes) -> None:
+        """The copy committed a batch ending at *last_key*, whose new key is *last_new*."""
+        span = Span(len(self.spans), "", (self.after[0], last_key), (self.after[1], last_new))
+        self.spans.append(span)
+        self.after = (last_key, last_new)
+        self.todo.appendleft(span)
+        self.crew.collect(self.todo, self.results, None, block=False, errors=self.errors)
+
+    def finish(self, store: SpanStore, report: MigrationReport,
+               progress: Callable[[int], None] | None) -> list[SpanResult] | None:
+        """Every span's result, the rest walked here (the last span: after the last batch),
+        or None when the copy saw the old order change (walk the whole store instead)."""
+        if report.order_changes:
+            return None
+        if self.errors:
+            raise self.errors[0]
+        last = Span(len(self.spans), "", (self.after[0], None), (self.after[1], None))
+        self.spans.append(last)
+        self.todo.appendleft(last)
+        return _walk_all(self.crew, store, self.t, self.spans, self.todo, self.results,
+                         self.chunk, progress)
+
+    def close(self) -> None:
+        self.crew.close()
 
 
 # -- the worker processes -------------------------------------------------------------------
@@ -294,16 +346,21 @@ class _Crew:
                 m.worker.ask(("span", m.span))
 
     def collect(self, todo: deque[Span], results: dict[int, SpanResult],
-                step: Callable[[int], None] | None, *, block: bool) -> None:
+                step: Callable[[int], None] | None, *, block: bool,
+                errors: list[LexCodecError] | None = None) -> None:
         """Take the results of the workers that finished (waiting for one with *block*),
-        and give them the next spans."""
+        and give them the next spans. A refusal is raised, or kept in *errors*."""
         busy: dict[Any, _Member] = {m.worker.conn: m for m in self.members
                                     if m.span is not None}
         for conn in wait(list(busy), timeout=None if block else 0):
             m = busy[conn]
             kind, payload = m.worker.answer()
             if kind == "error":
-                raise payload
+                if errors is None:
+                    raise payload
+                errors.append(payload)
+                m.span = None
+                continue
             if kind != "ok" or not isinstance(payload, SpanResult):
                 assert m.span is not None
                 todo.append(m.span)
