@@ -300,8 +300,7 @@ def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport
                         progress)
     report.anomalies.clear()
     for name, count in zip(families, counts):
-        found = join_spans(t, report, [r for r, span in zip(results, spans)
-                                       if span.part == name])
+        found = join_spans(t, report, [r for r in results if r.part == name])
         if found != count:
             raise MigrationError(
                 f"column family {name}: the original holds {found} entries and the copy "

@@ -19,6 +19,11 @@ This process walks the spans from the first; worker processes (:mod:`.workers`, 
 itself (the store's *opener*). A refusal in a worker comes back as itself; a worker that
 cannot take part hands its span back; anything this process raises (Ctrl-C included) stops
 the workers, and kills the busy ones.
+
+An LMDB copy that starts afresh also hands each committed batch's span to a worker while it
+goes on (:class:`EarlySpans`): the verification then finds most of its walk done. Such spans
+are final only if the new keys keep rising to the end of the copy, so their results count
+only then; else the verification walks the whole store as above.
 """
 
 from __future__ import annotations
@@ -98,10 +103,12 @@ class Span:
 
 @attrs.frozen
 class SpanResult:
-    """What a span's walk found: its entries, the target's values of its first and last new
-    keys (None when it has none), and the declared anomalies it counted."""
+    """What a span's walk found (with the span's index and part): its entries, the target's
+    values of its first and last new keys (None when it has none), and the declared
+    anomalies it counted."""
 
     index: int
+    part: str
     entries: int
     first: tuple[Any, ...] | None
     last: tuple[Any, ...] | None
@@ -205,7 +212,7 @@ def walk_span(store: SpanStore, t: Transcoder, span: Span, chunk: int,
         raise MigrationError(f"the {label} holds more entries than the old one: a store was "
                              "changed during the migration; the original is untouched "
                              "(run again with --restart)")
-    return SpanResult(span.index, entries, walk.first, walk.order.last,
+    return SpanResult(span.index, span.part, entries, walk.first, walk.order.last,
                       dict(report.anomalies))
 
 
