@@ -70,16 +70,19 @@ sys.exit(main(sys.argv[4:]))
 #: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
 #: between a batch's commit and the state that records it. Both: ``_Lockstep.see_batch`` in
 #: the middle of the verification; ``spans``: the same with a worker process walking spans of
-#: it (``--workers 1``, :data:`SPANS`), early enough that this process still walks its own.
+#: it (``--workers 1``), early enough that this process still walks its own; ``late-spans``:
+#: late in an LMDB copy whose committed batches a worker is walking meanwhile.
 KILL_POINTS: dict[str, dict[str, tuple[str, float, int]]] = {
     "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
                "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.25, 0)},
     "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
              "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0),
-             "spans": ("see_batch", 0.25, 0)},
+             "spans": ("see_batch", 0.25, 0), "late-spans": ("_lmdb_put_batch", 0.75, 0)},
 }
-#: the points in the verification, and the arguments each adds
-VERIFYING = {"verify": [], "spans": ["--workers", "1"]}
+#: the points in the verification
+VERIFYING = {"verify", "spans"}
+#: the arguments a point adds: a worker process (for LMDB, walking spans during the copy too)
+WORKER_ARGS = {"spans": ["--workers", "1"], "late-spans": ["--workers", "1"]}
 
 
 def run_until_signal(store: str, signal_name: str, point: str, rows: int, batch: int,
@@ -141,7 +144,7 @@ def test_sqlite_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "kv.db"
     expected = make_sqlite(path)
     args = ["--sqlite", str(path), "--table", "kv", "--key-column", "k",
-            "--batch-size", str(SQLITE_BATCH), *VERIFYING.get(point, [])]
+            "--batch-size", str(SQLITE_BATCH), *WORKER_ARGS.get(point, [])]
     killed = run_until_signal("sqlite", "SIGKILL", point, SQLITE_ROWS, SQLITE_BATCH, args)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
 
@@ -215,12 +218,12 @@ def read_lmdb(path: Path) -> list[tuple[Any, ...]]:
         env.close()
 
 
-@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "spans"])
+@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "spans", "late-spans"])
 def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "env"
     state_path = tmp_path / "env.lexcodecs-state"
     expected = make_lmdb(path)
-    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH), *VERIFYING.get(point, [])]
+    args = ["--lmdb", str(path), "--batch-size", str(LMDB_BATCH), *WORKER_ARGS.get(point, [])]
     killed = run_until_signal("lmdb", "SIGKILL", point, LMDB_ROWS, LMDB_BATCH, args)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
 
