@@ -10,9 +10,10 @@ keeps them); their new keys are made again here and must rise, else the walk is 
 The spans cut both key spaces into consecutive pieces, so walking each span (equal entries
 on both sides, each old entry under its new key, the natural order inside it) and checking
 the natural order where one span meets the next (:func:`join_spans`: the last values of one
-against the first of the next) checks what the one walk checks, entry for entry. A span
-walked in the wrong place finds its two sides unequal and stops the migration: splitting
-never makes a check pass that the one walk would fail.
+against the first of the next) checks what the one walk checks, entry for entry. Were a
+split point's new key wrong, a span's two sides would hold different numbers of entries, or
+pairs the per-key rules look up byte for byte: splitting never lets through what the one
+walk would stop.
 
 This process walks the spans from the first; worker processes (:mod:`.workers`, through
 :class:`_Crew`) take them from the last, one at a time, each opening both stores read-only
