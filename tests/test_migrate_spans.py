@@ -446,3 +446,16 @@ def test_a_wrong_write_is_found_whoever_walks_it(tmp_path: Path, workers: int,
         migrate_lmdb(path, fdb_to_skv(), batch_size=97, workers=workers)
     assert read_lmdb(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]
+
+
+def test_a_worker_reads_on_while_the_copy_grows_the_map(tmp_path: Path) -> None:
+    """The copy doubles the new environment's map many times (a 64 KiB start) while a worker
+    reads it: whatever the worker then walks or hands back, every entry arrives."""
+    path = tmp_path / "env"
+    make_lmdb(path)
+    before = read_lmdb(path)
+    report = migrate_lmdb(path, fdb_to_skv(), batch_size=97, workers=1, map_size=1 << 16)
+    assert report.keys == ROWS
+    skv = get_codec("skv").bind(SCHEMA)
+    assert [(skv.decode(k), v) for k, v in read_lmdb(path)] == [
+        (FDB.decode(k), v) for k, v in before]
