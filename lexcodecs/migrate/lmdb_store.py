@@ -31,7 +31,6 @@ import shutil
 import time
 from collections.abc import Iterator, Sequence
 from functools import partial
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,7 @@ from .spans import (
     Chunk,
     EarlySpans,
     Splits,
+    check_workers,
     chunks_upto,
     join_spans,
     plan_spans,
@@ -81,7 +81,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     200,000 keys; see :mod:`~lexcodecs.migrate.spans`).
     """
     _check_batch_size(batch_size)
-    workers_for(workers, 0)  # refused now, not after the copy
+    check_workers(workers)
     if map_size is not None and (isinstance(map_size, bool) or not isinstance(map_size, int)
                                  or map_size < 1):
         raise MigrationError(f"map_size must be a positive number of bytes, not {map_size!r}")
@@ -176,11 +176,9 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
     splits = Splits.from_dict(state.get("splits"))
     spent, started = report.copy_s, time.monotonic()
     with source.begin() as reader:
-        keys_from, values_from = _entries_after(reader, last_key)
-        while keys := list(islice(keys_from, batch_size)):
+        for keys, stored in chunks_upto(*_entries_after(reader, last_key), None, batch_size):
             new_keys = list(map(new_key, keys))
             new_key.check = False
-            stored = list(islice(values_from, len(keys)))
             last_key = keys[-1]
             _check_key_sizes(new_keys, target.max_key_size(), t)
             _lmdb_put_batch(target, new_keys, stored)
@@ -262,15 +260,14 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
                              f"{new_count}: two keys have the same new key (the target "
                              "cannot tell their values apart), or the source changed during "
                              "the migration; the original is untouched")
-    helpers = workers_for(workers, old_count)
-    spans = plan_spans(t, report, splits, "", 1 + helpers)
-    opener = partial(_LmdbSpans.open, source.path(), target.path())
     with source.begin() as old, target.begin() as new:
         store = _LmdbSpans(old, new)
         results = None if early is None else early.finish(store, report, progress)
-        if results is None:
-            results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
-                                progress)
+        if results is None:  # no early spans, or the order changed: all spans from here
+            helpers = workers_for(workers, old_count)
+            results = run_spans(store, partial(_LmdbSpans.open, source.path(), target.path()),
+                                t, plan_spans(t, report, splits, "", 1 + helpers),
+                                _verify_chunk(batch_size), helpers, progress)
     report.anomalies.clear()
     join_spans(t, report, results)
 
@@ -288,10 +285,11 @@ class _LmdbSpans:
     """The old and the new environment as the verification's spans read them
     (:class:`~lexcodecs.migrate.spans.SpanStore`), in one read transaction each."""
 
-    def __init__(self, old: Any, new: Any, envs: tuple[Any, ...] = ()) -> None:
+    def __init__(self, old: Any, new: Any, envs: tuple[Any, ...] = (), *,
+                 live: bool = False) -> None:
         self.txns = {"old": old, "new": new}
         self.envs = envs  # opened by open(): closed with the store
-        self.live = False
+        self.live = live
 
     @classmethod
     def open(cls, old_path: str, new_path: str, *, live: bool = False) -> _LmdbSpans:
@@ -301,9 +299,7 @@ class _LmdbSpans:
         lmdb = _lmdb()
         envs = (lmdb.open(old_path, readonly=True, lock=False, create=False),
                 lmdb.open(new_path, readonly=True, lock=live, create=False))
-        store = cls(envs[0].begin(), envs[1].begin(), envs)
-        store.live = live
-        return store
+        return cls(envs[0].begin(), envs[1].begin(), envs, live=live)
 
     def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
                n: int) -> Iterator[Chunk]:

@@ -38,7 +38,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
-from itertools import chain, islice
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,17 @@ from .defaults import BATCH_SIZE
 from .directory import Beside, begin, swap
 from .directory import write_state as _write_state
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
-from .spans import Chunk, Span, Splits, chunks_upto, join_spans, plan_spans, run_spans, workers_for
+from .spans import (
+    Chunk,
+    Span,
+    Splits,
+    check_workers,
+    chunks_upto,
+    join_spans,
+    plan_spans,
+    run_spans,
+    workers_for,
+)
 from .transcoder import MigrationError, Transcoder
 from .verify import _check_batch_size, _verify_chunk
 
@@ -77,7 +87,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     per processor but one, from 200,000 keys; see :mod:`~lexcodecs.migrate.spans`).
     """
     _check_batch_size(batch_size)
-    workers_for(workers, 0)  # refused now, not after the copy
+    check_workers(workers)
     rocksdict = _rocksdict()
     t = transcoder
     started = time.monotonic()
@@ -159,7 +169,7 @@ class _Source:
         self.sequence = int(self.db.latest_sequence_number())
 
     def family(self, name: str) -> Any:
-        return self.db if name == "default" else self.db.get_column_family(name)
+        return _family(self.db, name)
 
     def estimate(self) -> int:
         return sum(int(self.family(name).property_int_value("rocksdb.estimate-num-keys")
@@ -175,6 +185,11 @@ class _Source:
     def __exit__(self, *exc: object) -> None:
         self.db.close()
         self._tidy()
+
+
+def _family(db: Any, name: str) -> Any:
+    """The column family *name* of *db* (the database itself for "default")."""
+    return db if name == "default" else db.get_column_family(name)
 
 
 def _ordered(families: list[str]) -> list[str]:
@@ -218,10 +233,9 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
                             None if last_new is None else t._target.decode(last_new))
         count = state["counts"].get(name, 0)
         splits = Splits.from_dict(state.setdefault("splits", {}).get(name))
-        keys_from, values_from = _entries(source.family(name), last_key)
         new_key = kernel.new_key(t, _refuser(name), watch, check=check_next)
-        while keys := list(islice(keys_from, batch_size)):
-            stored = list(islice(values_from, len(keys)))
+        entries = _entries(source.family(name), last_key)
+        for keys, stored in chunks_upto(*entries, None, batch_size):
             new_keys = list(map(new_key, keys))
             new_key.check = check_next = False  # verify checks every key; the copy its first
             batch = rocksdict.WriteBatch(raw_mode=True)
@@ -290,12 +304,9 @@ def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport
         splits = Splits.from_dict(state.get("splits", {}).get(name)).keys
         spans += plan_spans(t, report, splits, name, 1 + helpers, len(spans))
     opener = partial(_RocksSpans.open, str(source.path), target.path(), families)
-    def family(name: str) -> Any:
-        return target if name == "default" else target.get_column_family(name)
-
     for name in families:  # the copy's last writes from memory to tables: a worker opening
-        family(name).flush(True)  # the database need not replay them, and scans read faster
-    store = _RocksSpans(source.family, family)
+        _family(target, name).flush(True)  # it need not replay them, and scans read faster
+    store = _RocksSpans(source.family, partial(_family, target))
     results = run_spans(store, opener, t, spans, _verify_chunk(batch_size), helpers,
                         progress)
     report.anomalies.clear()
@@ -327,10 +338,7 @@ class _RocksSpans:
                              for name in families if name != "default"},
             access_type=rocksdict.AccessType.read_only(False)) for path in (old_path, new_path))
 
-        def family(db: Any) -> Callable[[str], Any]:
-            return lambda name: db if name == "default" else db.get_column_family(name)
-
-        return cls(family(dbs[0]), family(dbs[1]), dbs)
+        return cls(partial(_family, dbs[0]), partial(_family, dbs[1]), dbs)
 
     def chunks(self, side: str, part: str, after: bytes | None, upto: bytes | None,
                n: int) -> Iterator[Chunk]:

@@ -155,13 +155,18 @@ def chunks_upto(keys: Iterator[bytes], values: Iterator[Any], upto: bytes | None
         yield keys_read, list(islice(values, len(keys_read)))
 
 
+def check_workers(workers: int | None) -> None:
+    """Refuse a *workers* argument that is not a count (before a migration starts)."""
+    if workers is not None and (type(workers) is not int or workers < 0):
+        raise MigrationError(f"workers {workers!r}: the number of worker processes of the "
+                             "verification", expected="an int >= 0")
+
+
 def workers_for(workers: int | None, keys: int) -> int:
     """The worker processes a verification of *keys* keys starts: *workers* when given, else
     one per processor this process may run on, but one, from :data:`WORKERS_FROM` keys."""
+    check_workers(workers)
     if workers is not None:
-        if type(workers) is not int or workers < 0:
-            raise MigrationError(f"workers {workers!r}: the number of worker processes of "
-                                 "the verification", expected="an int >= 0")
         return workers
     if keys < WORKERS_FROM:
         return 0

@@ -53,7 +53,7 @@ from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
-from .spans import Chunk, Splits, join_spans, plan_spans, run_spans, workers_for
+from .spans import Chunk, Splits, check_workers, join_spans, plan_spans, run_spans, workers_for
 from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _verify_chunk
 
@@ -87,7 +87,7 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     see :mod:`~lexcodecs.migrate.spans`).
     """
     _check_batch_size(batch_size)
-    workers_for(workers, 0)  # refused now, not after the copy
+    check_workers(workers)
     own = not isinstance(database, sqlite3.Connection)
     if isinstance(database, sqlite3.Connection):
         db = database
