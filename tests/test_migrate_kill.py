@@ -49,10 +49,12 @@ LMDB_BATCH = 100
 CHILD = """
 import os, signal, sys
 import lexcodecs.migrate.{store}_store as m
+import lexcodecs.migrate.spans as s
 import lexcodecs.migrate.verify as v
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores it
 sig, name, at = getattr(signal, sys.argv[1]), sys.argv[2], int(sys.argv[3])
-owner = {"see_batch": v._Lockstep, "to_dict": m.MigrationReport}.get(name, m)
+owner = {"see_batch": v._Lockstep, "to_dict": m.MigrationReport,
+         "finish": s.EarlySpans}.get(name, m)
 real, calls = getattr(owner, name), [0]
 def wrapped(*args, **kwargs):
     calls[0] += 1
@@ -65,19 +67,24 @@ sys.exit(main(sys.argv[4:]))
 """
 
 #: where to kill, for each store: (the function, where among its calls, how many calls come
-#: before the first batch's). SQLite: ``MigrationReport.to_dict`` is called once when the
-#: migration is recorded, then inside each batch's write transaction, before its commit.
+#: before the first batch's; or None and the number of the call). SQLite:
+#: ``MigrationReport.to_dict`` is called once when the migration is recorded, then inside
+#: each batch's write transaction, before its commit.
 #: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
 #: between a batch's commit and the state that records it. Both: ``_Lockstep.see_batch`` in
 #: the middle of the verification; ``spans``: the same with a worker process walking spans of
 #: it (``--workers 1``), early enough that this process still walks its own; ``late-spans``:
-#: late in an LMDB copy whose committed batches a worker is walking meanwhile.
-KILL_POINTS: dict[str, dict[str, tuple[str, float, int]]] = {
+#: late in an LMDB copy whose committed batches a worker is walking meanwhile. An LMDB
+#: verification with a worker starts with ``EarlySpans.finish``, which the signal hits (share
+#: None: its one call), the worker alive: how much of the walk the worker left to this process
+#: depends on how fast it kept up with the copy, so a count of ``see_batch`` calls could be
+#: never reached (a CI run finished the migration that way).
+KILL_POINTS: dict[str, dict[str, tuple[str, float | None, int]]] = {
     "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
                "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.25, 0)},
     "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
              "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0),
-             "spans": ("see_batch", 0.25, 0), "late-spans": ("_lmdb_put_batch", 0.75, 0)},
+             "spans": ("finish", None, 1), "late-spans": ("_lmdb_put_batch", 0.75, 0)},
 }
 #: the points in the verification
 VERIFYING = {"verify", "spans"}
@@ -89,7 +96,8 @@ def run_until_signal(store: str, signal_name: str, point: str, rows: int, batch:
                      args: list[str]) -> subprocess.CompletedProcess[str]:
     """Run the migrate *args* in a child that sends itself *signal_name* at *point*."""
     name, share, before = KILL_POINTS[store][point]
-    at = before + 2 + int(share * (rows // batch - 2))  # never the first batch: some is copied
+    # never the first batch: some is copied
+    at = before if share is None else before + 2 + int(share * (rows // batch - 2))
     return subprocess.run([sys.executable, "-c", CHILD.replace("{store}", store), signal_name, name,
                            str(at), *MIGRATE[3:], *args], capture_output=True, text=True,
                           timeout=180)
