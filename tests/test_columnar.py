@@ -25,7 +25,7 @@ from lexcodecs.schema import Field
 
 pa = pytest.importorskip("pyarrow")
 from lexcodecs.columnar import arrow as columnar  # noqa: E402
-from lexcodecs.columnar import decode_arrow, encode_arrow, kernel_available  # noqa: E402
+from lexcodecs.columnar import decode_arrow, encode_arrow, kernel_available, pieces  # noqa: E402
 
 BUILT_IN = ["fdb-tuple", "lexkey", "lexkey-legacy", "orderly", "skv", "sqlite4"]
 
@@ -220,7 +220,7 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
         declined.extend(result[2])
         return result
     monkeypatch.setattr(columnar, "_run_kernel", run)
-    checked = 0
+    checked, ways = 0, set()
     for name in BUILT_IN:
         for text in FIXED + VARIABLE:
             schema = KeySchema.parse(text)
@@ -229,14 +229,48 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
             except SchemaError:
                 continue
             table = pa.table({f.name: _column(f.name, f.type) for f in schema.fields})
-            rows = list(zip(*(columnar._python_values(table.column(f.name).chunk(0), f.type)
-                              for f in schema.fields)))
-            expected = [bound.encode(row) for row in rows]
-            assert encode_arrow(table, schema, name).to_pylist() == expected, (name, text)
-            assert encode_arrow(table.slice(3), schema, name).to_pylist() == expected[3:]
-            assert declined == [], (name, text)  # every edge is the kernel's own
+            # and without the rows holding a NULL: keys of one length are written in place
+            for part in (table, table.drop_null()):
+                rows = list(zip(*(columnar._python_values(part.column(f.name).chunk(0), f.type)
+                                  for f in schema.fields)))
+                expected = [bound.encode(row) for row in rows]
+                assert encode_arrow(part, schema, name).to_pylist() == expected, (name, text)
+                assert encode_arrow(part.slice(3), schema, name).to_pylist() == expected[3:]
+                assert declined == [], (name, text)  # every edge is the kernel's own
+                ways.add(_way(part, schema, name))
             checked += 1
     assert checked >= 38
+    assert ways == {"in place", "by field", "by row"}
+
+
+def _way(table: Any, schema: KeySchema, name: str) -> str:
+    """How the kernel writes *table*'s keys (``_kernel.way``)."""
+    plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
+    assert plan is not None
+    assert columnar._kernel is not None
+    table_of = pieces.CODECS[name]
+    return str(columnar._kernel.way(plan, table.num_rows, table_of.separator, table_of.tail))
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+@pytest.mark.parametrize(("name", "text", "nulls", "expected"), [
+    ("lexkey", "a:int64, b:int64", False, "in place"),
+    ("skv", "c:bool, a:int16 desc", False, "in place"),
+    ("lexkey-legacy", "a:uint32, y:float32", False, "in place"),
+    ("orderly", "a:int32, x:float64", False, "by field"),  # var-ints
+    ("fdb-tuple", "a:int64, b:int64", False, "by field"),  # lengths by value
+    ("skv", "a:int64, b:int64", True, "by field"),  # a NULL is shorter
+    ("orderly", "a:int64, b:int64 desc", True, "by field"),  # a descending last field
+    ("orderly", "a:int64, b:int64", True, "by row"),  # orderly's NULL rule
+    ("lexkey", "s:string, a:int64", False, "by row"),
+])
+def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool,
+                                        expected: str) -> None:
+    """The way the benchmark's schemas take (a fast way lost would show only as speed)."""
+    schema = KeySchema.parse(text)
+    table = pa.table({f.name: _column(f.name, f.type) for f in schema.fields})
+    assert table.num_rows > table.drop_null().num_rows  # the edge columns hold NULLs
+    assert _way(table if nulls else table.drop_null(), schema, name) == expected
 
 
 def test_errors_are_the_row_apis_with_the_row() -> None:

@@ -7,11 +7,21 @@ its Arrow column lives (validity bitmap, values buffer, a string's data, ``array
 the source kind, a time unit's scale), how a value becomes bytes (the writer kind, a width,
 flags, the value range, the tag bytes before and the terminator after, the bytes of a NULL),
 and whether the piece is inverted (descending). :func:`capacity` sizes the data buffer from
-the same tuples. :func:`encode_rows` copies them into a C array once, then walks the rows:
-per field it tests the validity bit, reads the value, and writes ``prefix ‖ body ‖ suffix``
-(inverted if descending) or the NULL piece, with the separator between fields, straight into
-the caller's data buffer, and records each key's end in the int32 offsets buffer. For
-orderly (*tail*) a NULL is written only before a non-empty field (its termination rule).
+the same tuples. :func:`encode_rows` copies them into a C array once, then writes each key:
+per field ``prefix ‖ body ‖ suffix`` (inverted if descending) or the NULL piece, with the
+separator between fields, straight into the caller's data buffer, recording each key's end
+in the int32 offsets buffer. For orderly (*tail*) a NULL is written only before a non-empty
+field (its termination rule). Three ways, the first that takes the batch (:func:`way`):
+
+- **in place** (:func:`_all_in_place`): every key has one length (fixed-size pieces, no
+  NULL), so each field sits at one offset in every key: a loop per column writes it there.
+- **by field** (:func:`_by_field`): no strings, and orderly's NULL rule never drops a piece:
+  for a chunk of rows, a loop per column writes every field but the last into a scratch
+  area, then the last field's loop writes each key, its earlier pieces joined first.
+- **by row** (:func:`_rows`): anything else, one key after the other.
+
+A loop per column keeps its writer's branches predicted and its settings in registers: the
+first two ways are several times faster than the third.
 
 A row holding a value this kernel does not vouch for is *declined*: a value out of the
 field's range, a NaN, a NULL the field has no fixed bytes for, fdb-tuple's ``2**64 - 1``,
@@ -69,6 +79,8 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long x) nogil
     int __builtin_ctzll(unsigned long long x) nogil
     uint64_t __builtin_bswap64(uint64_t x) nogil
+    uint32_t __builtin_bswap32(uint32_t x) nogil
+    uint16_t __builtin_bswap16(uint16_t x) nogil
 
 # the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables
 include "_shortest.pxi"
@@ -344,19 +356,19 @@ for _v in range(10000):
     _SQ4_PAIRS[_v] = (2 * (_v // 100) + 1) | ((2 * (_v % 100) + 1) << 8)
 
 
-cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
+cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
     drops the trailing zero digits (``write_int`` via decimal text gives the same). The ten
     digits of a 64-bit magnitude come as five table entries (two mantissa bytes each, for
     four decimal digits), the first and last non-zero digits (bytes other than ``01``) are
     found by counting zero bits, and the bytes are stored from registers. No loop and no
-    branch on the digits."""
+    branch on the digits. *inv*: all ones to write the bytes inverted (descending)."""
     cdef uint64_t m = (~u + 1) if neg else u
     cdef uint64_t upper, a, b, za, zb, flip
     cdef uint32_t high, mid, low
     cdef int first, last
     if m == 0:
-        p[0] = 0x15
+        p[0] = <uint8_t>(0x15 ^ inv)
         return p + 1
     upper = m // 100000000
     low = <uint32_t>(m - upper * 100000000)
@@ -369,8 +381,9 @@ cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u) noexcept nogil:
     zb = b ^ 0x0101
     first = (__builtin_ctzll(za) >> 3) if za else 8 + (__builtin_ctzll(zb) >> 3)
     last = (15 - (__builtin_clzll(zb) >> 3)) if zb else 7 - (__builtin_clzll(za) >> 3)
-    flip = 0 - <uint64_t>neg
-    p[0] = <uint8_t>(0x13 - (10 - first)) if neg else <uint8_t>(0x17 + (10 - first))
+    flip = (0 - <uint64_t>neg) ^ inv
+    p[0] = (<uint8_t>(0x13 - (10 - first)) if neg else <uint8_t>(0x17 + (10 - first))
+            ) ^ <uint8_t>inv
     return _lexcodecs_cent_store(p + 1, a ^ flip, (b ^ flip) & 0xFFFF, first, last)
 
 
@@ -441,12 +454,12 @@ cdef void _varint_tables(const FieldC* f, VarintT* t) noexcept nogil:
         t.shift[length] = 0 if length == 9 else 8 * (length - 1)
 
 
-cdef inline uint8_t* _varint_t(const VarintT* t, uint8_t* p, uint64_t neg, uint64_t u
-                               ) noexcept nogil:
+cdef inline uint8_t* _varint_t(const VarintT* t, uint8_t* p, uint64_t neg, uint64_t u,
+                               uint64_t inv) noexcept nogil:
     """orderly's var-int of an in-range value (``reference.varint_bytes`` with r = 0) by the
     tables of :func:`_varint_tables`; NULL when it needs more bytes than the layout allows.
     The sign selects the header template by a mask, not a branch (random signs would
-    mispredict)."""
+    mispredict). *inv*: all ones to write the bytes inverted."""
     cdef uint64_t minus = 0 - neg
     cdef int length = t.length[_bit_length(u ^ minus)]
     cdef uint64_t top
@@ -456,14 +469,16 @@ cdef inline uint8_t* _varint_t(const VarintT* t, uint8_t* p, uint64_t neg, uint6
         top = <uint64_t>(<int64_t>u >> t.shift[length])
     else:
         top = u >> t.shift[length]
-    p[0] = <uint8_t>((t.positive[length] ^ (t.flip[length] & minus)) + (top & t.mask[length]))
-    return _be(p + 1, u, length - 1)
+    p[0] = <uint8_t>((t.positive[length] ^ (t.flip[length] & minus)) + (top & t.mask[length])
+                     ) ^ <uint8_t>inv
+    return _be(p + 1, u ^ inv, length - 1)
 
 
-cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x) noexcept nogil:
+cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x, uint64_t inv) noexcept nogil:
     """The IEEE order transform: a negative value (by its sign bit, or LexKey's ``x < 0``)
     has every bit inverted, any other its sign bit set. Branch-free on the sign: a branch
-    on random signs is mispredicted half the time, which costs more than the rest."""
+    on random signs is mispredicted half the time, which costs more than the rest. *inv*:
+    all ones to write the bytes inverted."""
     cdef float x32
     cdef uint32_t b32
     cdef uint64_t b64, sign
@@ -473,12 +488,12 @@ cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x) noexcept nogi
         sign = (x < 0) if f.flags & F_LITERAL else (b32 >> 31)
         b32 ^= <uint32_t>(0 - sign) | 0x80000000U
         b32 += (f.flags & F_PLUS1) != 0
-        return _be(p, b32, 4)
+        return _be(p, b32 ^ inv, 4)
     memcpy(&b64, &x, 8)
     sign = (x < 0) if f.flags & F_LITERAL else (b64 >> 63)
     b64 ^= (0 - sign) | 0x8000000000000000ULL
     b64 += (f.flags & F_PLUS1) != 0
-    return _be(p, b64, 8)
+    return _be(p, b64 ^ inv, 8)
 
 
 cdef inline bint _nanos(const FieldC* f, bint* neg, uint64_t* u) noexcept nogil:
@@ -591,32 +606,37 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
     return p + size
 
 
+cdef inline uint8_t* _fdb_int(uint8_t* p, bint vsigned, uint64_t neg, uint64_t u,
+                              uint64_t inv) noexcept nogil:
+    """fdb-tuple's integer: code ``0x14 ± n``, then ``n`` big-endian bytes (inverted where
+    *inv* is all ones); NULL for 2**64 - 1 from an unsigned column (from a signed one,
+    u = 2**64 - 1 is -1): the long form, the row API's business."""
+    cdef int n
+    if u == 0xFFFFFFFFFFFFFFFFULL and not vsigned:
+        return NULL
+    # the magnitude's bytes n, code 14 + n or 14 - n, then u or u - 1 (the ones'
+    # complement of the magnitude) in n bytes
+    n = _nbytes((u ^ (0 - neg)) + neg)
+    p[0] = <uint8_t>(0x14 + n - 2 * n * neg) ^ <uint8_t>inv
+    return _be(p + 1, (u - neg) ^ inv, n)
+
+
 cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int width,
                                bint signflip, bint vsigned, bint neg,
                                uint64_t u) noexcept nogil:
     """The body of an integer piece at *p* (its 64-bit two's complement *u*, *neg*), by the
-    field's writer; the end, or NULL to decline the row. :func:`_piece` and the column loops
-    of :func:`_column` both write integers through it (the loops pass their locals, so the
-    compiler sees them fixed for the whole loop)."""
-    cdef int n
+    field's writer; the end, or NULL to decline the row, for :func:`_piece` (the column
+    loops of :func:`_column` have a loop per writer)."""
     if writer <= W_BE:
         return _be(p, u ^ (1ULL << (8 * width - 1)) if signflip else u, width)
     if writer <= W_SKV_INT:
         p[0] = <uint8_t>(0x03 - neg)
         return _be(p + 1, u - neg, width)
     if writer <= W_FDB_INT:
-        # 2**64 - 1, from an unsigned column (from a signed one, u = 2**64 - 1 is -1): the
-        # long form, the row API's business
-        if u == 0xFFFFFFFFFFFFFFFFULL and not vsigned:
-            return NULL
-        # the magnitude's bytes n, code 14 + n or 14 - n, then u or u - 1 (the ones'
-        # complement of the magnitude) in n bytes
-        n = _nbytes((u ^ (0 - <uint64_t>neg)) + neg)
-        p[0] = <uint8_t>(0x14 + n - 2 * n * neg)
-        return _be(p + 1, u - neg, n)
+        return _fdb_int(p, vsigned, neg, u, 0)
     if writer <= W_VARINT:
-        return _varint_t(&f.vt, p, neg, u)
-    return _sq4_int(p, neg, u)
+        return _varint_t(&f.vt, p, neg, u, 0)
+    return _sq4_int(p, neg, u, 0)
 
 
 cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint more) except? NULL:
@@ -650,7 +670,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         if x != x:
             return NULL
         if f.writer <= W_FLOAT:
-            p = _float(f, p, x)
+            p = _float(f, p, x, 0)
         else:
             p = _sq4_number(p, x)
     elif f.writer <= W_BOOL:
@@ -766,180 +786,518 @@ cdef enum:
     STRIDE = MAX_PIECE + 8
 
 
+ctypedef struct Sink:
+    # where a column's loop puts its pieces. Not final: each row's piece into this field's
+    # slot of the scratch (``STRIDE`` bytes apart), its length into ``lens``. Final (the last
+    # field): each row's key at ``p``, its earlier pieces joined from the scratch first, its
+    # end into ``ends``: the last field's pieces never pass through the scratch.
+    bint final
+    uint8_t* base
+    uint8_t* lens
+    uint8_t* p
+    const uint8_t* out
+    int32_t* ends
+    const uint8_t* scratch
+    const uint8_t* lens_all
+    Py_ssize_t nprev
+    uint32_t sep
+    int nsep
+
+
 cdef Py_ssize_t _by_field(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                           const uint8_t* sep4, int nsep, uint8_t* out, int32_t* ends,
                           uint8_t* scratch, uint8_t* lens) except -2:
-    """Rows ``0..n-1`` a field at a time (no string field, no orderly NULL rule): for a
-    chunk of rows, each field's pieces into *scratch* (``STRIDE`` bytes apart, their lengths
-    in *lens*), then each key joined from its pieces. The same writer for a whole column keeps
-    every branch predicted and the loops small, several times faster than row by row. The
-    bytes used, or -1 when a row is declined (the caller then goes row by row, which
-    handles it)."""
+    """Rows ``0..n-1`` a field at a time (see :func:`_fields_only`): for a chunk of rows,
+    the pieces of every field but the last into *scratch* (``STRIDE`` bytes apart, their
+    lengths in *lens*), then the last field's loop writes each key: the row's earlier pieces
+    joined, then its own piece (:data:`Sink`). The same writer for a whole column keeps every
+    branch predicted and the loops small, several times faster than row by row. The bytes
+    used, or -1 when a row is declined (the caller then goes row by row, which handles
+    it)."""
     cdef Py_ssize_t c, k, j, m, w
     cdef uint8_t* p = out
     cdef uint8_t* base
     cdef uint8_t* q
+    cdef Sink sink
+    sink.out, sink.scratch, sink.lens_all, sink.nprev, sink.nsep = out, scratch, lens, nf - 1, nsep
+    memcpy(&sink.sep, sep4, 4)
     for c in range(0, n, CHUNK):
         m = min(CHUNK, n - c)
         for j in range(nf):
             base = scratch + j * CHUNK * STRIDE
-            w = _column(&fields[j], base, lens + j * CHUNK, c, m)
+            sink.final, sink.base, sink.lens = j == nf - 1, base, lens + j * CHUNK
+            sink.p, sink.ends = p, ends + c + 1
+            w = _column(&fields[j], &sink, c, m)
             if w < 0:
                 return -1
             if w:
+                if sink.final:
+                    p = sink.p
                 continue
             for k in range(m):
                 q = _piece(&fields[j], base + k * STRIDE, c + k, j < nf - 1)
                 if q == NULL:
                     return -1
                 lens[j * CHUNK + k] = <uint8_t>(q - (base + k * STRIDE))
-        p = _join(p, out, scratch, lens, nf, m, sep4, nsep, ends + c + 1)
+            if sink.final:  # the last field's pieces went to the scratch too
+                p = _join(p, out, scratch, lens, nf, m, sep4, nsep, ends + c + 1)
     return p - out
+
+
+cdef inline uint8_t* _join_row(uint8_t* p, const uint8_t* scratch, const uint8_t* lens,
+                               Py_ssize_t nf, Py_ssize_t k, uint32_t sep,
+                               int nsep) noexcept nogil:
+    """Row *k*'s pieces of fields ``0..nf-1`` from the scratch, written at *p* with the
+    separators; the end."""
+    cdef Py_ssize_t j, w, length
+    cdef const uint8_t* src
+    for j in range(nf):
+        if j and nsep:
+            memcpy(p, &sep, 4)
+            p += nsep
+        src = scratch + (j * CHUNK + k) * STRIDE
+        length = lens[j * CHUNK + k]
+        memcpy(p, src, 16)  # most pieces are this short: one store, no loop (SLACK)
+        for w in range(16, length, 8):
+            memcpy(p + w, src + w, 8)
+        p += length
+    return p
 
 
 cdef uint8_t* _join(uint8_t* p, const uint8_t* out, const uint8_t* scratch,
                     const uint8_t* lens, Py_ssize_t nf, Py_ssize_t m, const uint8_t* sep4,
                     int nsep, int32_t* ends) noexcept nogil:
-    """The keys of a chunk's *m* rows from their pieces (see :func:`_by_field`), written at
-    *p*; each key's end into *ends*. Its own function, with few values live: in the caller's
-    body the loop counters were spilled to the stack."""
-    cdef Py_ssize_t k, j, w, length
-    cdef const uint8_t* src
+    """The keys of a chunk's *m* rows from their pieces, all in the scratch, written at *p*;
+    each key's end into *ends*."""
+    cdef Py_ssize_t k
     cdef uint32_t sep
     memcpy(&sep, sep4, 4)
     for k in range(m):
-        for j in range(nf):
-            if j and nsep:
-                memcpy(p, &sep, 4)
-                p += nsep
-            src = scratch + (j * CHUNK + k) * STRIDE
-            length = lens[j * CHUNK + k]
-            memcpy(p, src, 16)  # most pieces are this short: one store, no loop (SLACK)
-            for w in range(16, length, 8):
-                memcpy(p + w, src + w, 8)
-            p += length
+        p = _join_row(p, scratch, lens, nf, k, sep, nsep)
         ends[k] = <int32_t>(p - out)
     return p
 
 
-cdef inline uint8_t _end(uint8_t* start, uint8_t* p, const uint8_t* suf, int nsuf,
-                         bint invert) noexcept nogil:
+cdef inline uint8_t* _slot(Sink* s, Py_ssize_t k) noexcept nogil:
+    """Where row *k*'s piece goes (:data:`Sink`)."""
+    cdef uint8_t* p
+    if not s.final:
+        return s.base + k * STRIDE
+    p = _join_row(s.p, s.scratch, s.lens_all, s.nprev, k, s.sep, s.nsep)
+    if s.nprev and s.nsep:
+        memcpy(p, &s.sep, 4)
+        p += s.nsep
+    return p
+
+
+cdef inline void _close(Sink* s, Py_ssize_t k, uint8_t* start, Py_ssize_t length) noexcept nogil:
+    """Row *k*'s piece at *start* is *length* bytes long."""
+    if s.final:
+        s.p = start + length
+        s.ends[k] = <int32_t>(s.p - s.out)
+    else:
+        s.lens[k] = <uint8_t>length
+
+
+cdef inline Py_ssize_t _end(uint8_t* start, uint8_t* p, const uint8_t* suf, int nsuf,
+                            bint invert) noexcept nogil:
     """A piece's suffix after *p*, its inversion when the field descends; its length."""
     memcpy(p, suf, 4)
     p += nsuf
     if invert:
         _invert(start, p)
-    return <uint8_t>(p - start)
+    return p - start
 
 
-cdef int _column(const FieldC* f, uint8_t* base, uint8_t* lens, Py_ssize_t c,
-                 Py_ssize_t m) noexcept nogil:
-    """Rows ``c..c+m-1`` of one column without NULLs written by its own loop, the writer
-    chosen once: 1 when done, 0 when this column is not one of these (``_piece`` then writes
-    it), -1 when a row is declined. The loops are ``_piece``'s code for one writer, with the
-    field's settings in locals: the bytes written through ``uint8_t*`` may alias anything, so
-    the compiler would otherwise read each setting again for every row."""
+cdef inline int _null_piece(const uint8_t* valid, Py_ssize_t i, const FieldC* f,
+                            uint8_t* start) noexcept nogil:
+    """-1 when Arrow row *i* holds a value; else its NULL piece written at *start* and its
+    length, or -2 when the field has no bytes for a NULL (the row is declined)."""
+    if valid == NULL or (valid[i >> 3] >> (i & 7)) & 1:
+        return -1
+    if f.nnull < 0:
+        return -2
+    memcpy(start, f.null, 16)
+    return f.nnull
+
+
+cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m) noexcept nogil:
+    """Rows ``c..c+m-1`` of one column written by its own loop into *into*, the writer
+    chosen once (a NULL by :func:`_null_piece`): 1 when done, 0 when this column is not one
+    of these (``_piece`` then writes it), -1 when a row is declined. The loops are
+    ``_piece``'s code for one writer, with the field's settings in locals: the bytes written
+    through ``uint8_t*`` may alias anything, so the compiler would otherwise read each
+    setting again for every row."""
     cdef Py_ssize_t k, i, off = f.off
-    cdef uint64_t u, neg, signflip, rbias = f.rbias, rspan = f.rspan
+    cdef const uint8_t* valid = f.valid
+    cdef uint64_t u, neg, signflip, flipbit, rbias = f.rbias, rspan = f.rspan
     cdef uint64_t vsigned = f.vsigned
     cdef const uint64_t* v64 = <const uint64_t*>f.values
     cdef uint8_t b_false = f.b_false, b_true = f.b_true
     cdef const uint8_t* bits = f.values
     cdef uint8_t* start
     cdef uint8_t* p
-    cdef int n, width = f.width, writer = f.writer, npre = f.npre, nsuf = f.nsuf
+    cdef int w, width = f.width, writer = f.writer, npre = f.npre, nsuf = f.nsuf
     cdef bint invert = f.flags & F_INVERT
+    cdef uint64_t inv = 0xFFFFFFFFFFFFFFFFULL if invert else 0
     cdef uint8_t pre[4]
     cdef uint8_t suf[4]
+    cdef uint8_t sufx[4]
     cdef FieldC local
+    cdef Sink s = into[0]  # a copy of its own, as for the settings
     cdef double x
     cdef bint wide
     cdef VarintT vt
-    if f.valid != NULL or f.tmul:
+    if f.tmul:
         return 0
-    memcpy(pre, f.pre, 4)
-    memcpy(suf, f.suf, 4)
+    # a descending piece's bytes are inverted as they are made (inverting them in memory
+    # after, 8 bytes at a time, read stores of other sizes back: a stall that cost 70% of
+    # a one-column run), its fixed bytes here; sqlite4's floats are inverted after
+    for k in range(4):
+        pre[k] = f.pre[k] ^ <uint8_t>inv
+        suf[k] = f.suf[k]
+        sufx[k] = f.suf[k] ^ <uint8_t>inv
     local = f[0]  # what the writers read, in a copy no store can alias
-    if writer <= W_SQ4_INT:
-        # the var-int and sqlite4 writers in loops of their own: through _int_body, which the
-        # compiler does not inline, they cost a call and a reload of every setting per row
-        signflip = f.flags & F_SIGNFLIP
-        wide = f.vsize == 8
-        if writer == W_VARINT:
-            vt = f.vt  # (a copy of its own: through &local.vt the loop ran 15% slower)
-            for k in range(m):
-                u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
-                if u + rbias > rspan:
-                    return -1
-                start = base + k * STRIDE
-                memcpy(start, pre, 4)
-                p = _varint_t(&vt, start + npre, neg, u)
-                if p == NULL:
-                    return -1
-                lens[k] = _end(start, p, suf, nsuf, invert)
-            return 1
-        if writer == W_SQ4_INT:
-            for k in range(m):
-                u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
-                if u + rbias > rspan:
-                    return -1
-                start = base + k * STRIDE
-                memcpy(start, pre, 4)
-                p = _sq4_int(start + npre, <bint>neg, u)
-                lens[k] = _end(start, p, suf, nsuf, invert)
-            return 1
+    signflip = f.flags & F_SIGNFLIP
+    wide = f.vsize == 8
+    if writer == W_VARINT:
+        vt = f.vt  # (a copy of its own: through &local.vt the loop ran 15% slower)
         for k in range(m):
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
             u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
             if u + rbias > rspan:
                 return -1
-            start = base + k * STRIDE
             memcpy(start, pre, 4)
-            p = start + npre
-            p = _int_body(&local, p, writer, width, signflip, vsigned, <bint>neg, u)
+            p = _varint_t(&vt, start + npre, neg, u, inv)
             if p == NULL:
                 return -1
-            lens[k] = _end(start, p, suf, nsuf, invert)
-        return 1
-    if writer == W_SQ4_FLT:
+            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    elif writer == W_SQ4_INT:
         for k in range(m):
-            x = _float_at(&local, c + k)
-            if x != x:
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
                 return -1
-            start = base + k * STRIDE
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
+            u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
+            if u + rbias > rspan:
+                return -1
             memcpy(start, pre, 4)
-            p = _sq4_number(start + npre, x)
-            lens[k] = _end(start, p, suf, nsuf, invert)
-        return 1
-    if writer == W_BOOL:
+            p = _sq4_int(start + npre, <bint>neg, u, inv)
+            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    # the fixed-size writers too: _int_body is not inlined (its var-int and sqlite4
+    # branches make it large), and its call cost 15% of a two-column run
+    elif writer == W_BE:
+        flipbit = (1ULL << (8 * width - 1)) if signflip else 0
         for k in range(m):
-            i = c + k + off
-            start = base + k * STRIDE
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
+            u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
+            if u + rbias > rspan:
+                return -1
+            memcpy(start, pre, 4)
+            p = _be(start + npre, u ^ flipbit ^ inv, width)
+            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    elif writer == W_SKV_INT:
+        for k in range(m):
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
+            u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
+            if u + rbias > rspan:
+                return -1
             memcpy(start, pre, 4)
             p = start + npre
-            p[0] = b_false ^ ((b_false ^ b_true) & (0 - ((bits[i >> 3] >> (i & 7)) & 1)))
-            lens[k] = _end(start, p + 1, suf, nsuf, invert)
-        return 1
-    if writer == W_FLOAT:
+            p[0] = <uint8_t>(0x03 - neg) ^ <uint8_t>inv
+            p = _be(p + 1, (u - neg) ^ inv, width)
+            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    elif writer == W_FDB_INT:
         for k in range(m):
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
+            u = _int_of(&local, v64, wide, vsigned, off, c + k, &neg)
+            if u + rbias > rspan:
+                return -1
+            memcpy(start, pre, 4)
+            p = _fdb_int(start + npre, <bint>vsigned, neg, u, inv)
+            if p == NULL:
+                return -1
+            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    elif writer == W_SQ4_FLT:
+        for k in range(m):
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
             x = _float_at(&local, c + k)
             if x != x:
                 return -1
-            start = base + k * STRIDE
+            memcpy(start, local.pre, 4)
+            p = _sq4_number(start + npre, x)
+            _close(&s, k, start, _end(start, p, suf, nsuf, invert))
+    elif writer == W_BOOL:
+        for k in range(m):
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
+            i = c + k + off
             memcpy(start, pre, 4)
-            p = _float(&local, start + npre, x)
-            lens[k] = _end(start, p, suf, nsuf, invert)
-        return 1
+            p = start + npre
+            p[0] = (b_false ^ ((b_false ^ b_true) & (0 - ((bits[i >> 3] >> (i & 7)) & 1)))
+                    ) ^ <uint8_t>inv
+            _close(&s, k, start, _end(start, p + 1, sufx, nsuf, False))
+    elif writer == W_FLOAT:
+        for k in range(m):
+            start = _slot(&s, k)
+            w = _null_piece(valid, c + k + off, &local, start)
+            if w == -2:
+                return -1
+            if w >= 0:
+                _close(&s, k, start, w)
+                continue
+            x = _float_at(&local, c + k)
+            if x != x:
+                return -1
+            memcpy(start, pre, 4)
+            p = _float(&local, start + npre, x, inv)
+            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    else:
+        return 0
+    into.p = s.p
+    return 1
+
+
+# -- keys of one length: each field written in place ------------------------------------------
+# When every field's piece has one length (a fixed-size writer, no NULL in its column), every
+# key has one length R and field j sits at the same offset in each: a column's loop writes
+# its pieces straight into the keys, R bytes apart, and no pieces are joined. Its stores are
+# exact (never past the piece, unlike the other loops' 8-byte stores, which here would land
+# in a neighbouring key written already); a descending piece is written inverted, not
+# inverted after.
+
+
+cdef int _fixed_length(const FieldC* f) noexcept nogil:
+    """The length of every piece of *f* when they are all alike, else -1."""
+    cdef int body
+    if f.valid != NULL or f.tmul:
+        return -1
+    if f.writer == W_BE:
+        body = f.width
+    elif f.writer == W_SKV_INT:
+        body = 1 + f.width
+    elif f.writer == W_FLOAT:
+        body = 4 if f.flags & F_FLOAT32 else 8
+    elif f.writer == W_BOOL:
+        body = 1
+    else:
+        return -1
+    return f.npre + body + f.nsuf
+
+
+cdef inline uint8_t* _put(uint8_t* p, uint32_t bytes4, int n) noexcept nogil:
+    """The first *n* (<= 4) of the bytes held little-endian in *bytes4*, exactly: from a
+    register (bytes kept in an array would be read again after every store through a
+    ``uint8_t*``, which may alias them)."""
+    cdef int k
+    for k in range(n):
+        p[k] = <uint8_t>(bytes4 >> (8 * k))
+    return p + n
+
+
+cdef inline void _be_exact(uint8_t* p, uint64_t v, int width) noexcept nogil:
+    """The low *width* bytes of *v*, big-endian, exactly (one store for 1, 2, 4 or 8)."""
+    cdef uint64_t w64
+    cdef uint32_t w32
+    cdef uint16_t w16
+    cdef int k
+    if width == 8:
+        w64 = __builtin_bswap64(v)
+        memcpy(p, &w64, 8)
+    elif width == 4:
+        w32 = __builtin_bswap32(<uint32_t>v)
+        memcpy(p, &w32, 4)
+    elif width == 2:
+        w16 = __builtin_bswap16(<uint16_t>v)
+        memcpy(p, &w16, 2)
+    else:
+        for k in range(width):
+            p[k] = <uint8_t>(v >> (8 * (width - 1 - k)))
+
+
+cdef inline uint64_t _int_plain(const uint8_t* values, int vsize, uint64_t vsigned,
+                                Py_ssize_t i, uint64_t* neg) noexcept nogil:
+    """:func:`_int_at` from plain values (no struct a store could alias)."""
+    cdef uint64_t u
+    cdef int64_t s
+    if vsize >= 8:
+        u = (<const uint64_t*>values)[i]
+        neg[0] = (u >> 63) & vsigned
+        return u
+    if vsize >= 4:
+        if vsigned:
+            s = (<const int32_t*>values)[i]
+        else:
+            s = (<const uint32_t*>values)[i]
+    elif vsize >= 2:
+        if vsigned:
+            s = (<const int16_t*>values)[i]
+        else:
+            s = (<const uint16_t*>values)[i]
+    elif vsigned:
+        s = (<const int8_t*>values)[i]
+    else:
+        s = (<const uint8_t*>values)[i]
+    neg[0] = s < 0
+    return <uint64_t>s
+
+
+cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t at,
+                   Py_ssize_t n) noexcept nogil:
+    """Field *f* of rows ``0..n-1`` written at *at* in keys of *length* bytes: 0, or -1 when
+    a row is declined (the caller then goes the other way). A loop per writer, every setting
+    in a local."""
+    cdef Py_ssize_t k, i, off = f.off
+    cdef uint64_t u, neg, flipbit = 0, rbias = f.rbias, rspan = f.rspan, b64, sign
+    cdef uint64_t vsigned = f.vsigned, inv = 0xFFFFFFFFFFFFFFFFULL if f.flags & F_INVERT else 0
+    cdef uint64_t plus1 = (f.flags & F_PLUS1) != 0
+    cdef uint32_t b32, pre = 0, suf = 0
+    cdef float x32
+    cdef double x
+    cdef const uint8_t* values = f.values
+    cdef int width = f.width, writer = f.writer, npre = f.npre, nsuf = f.nsuf, vsize = f.vsize
+    cdef int k2
+    cdef bint literal = f.flags & F_LITERAL, float32 = f.flags & F_FLOAT32
+    cdef bint src32 = f.src == S_F32
+    cdef uint8_t b_false = f.b_false ^ <uint8_t>inv, b_true = f.b_true ^ <uint8_t>inv
+    cdef uint8_t* p
+    for k2 in range(4):
+        pre |= <uint32_t>(f.pre[k2] ^ <uint8_t>inv) << (8 * k2)
+        suf |= <uint32_t>(f.suf[k2] ^ <uint8_t>inv) << (8 * k2)
+    if writer == W_BE:
+        if f.flags & F_SIGNFLIP:
+            flipbit = 1ULL << (8 * width - 1)
+        for k in range(n):
+            u = _int_plain(values, vsize, vsigned, k + off, &neg)
+            if u + rbias > rspan:
+                return -1
+            p = _put(out + k * length + at, pre, npre)
+            _be_exact(p, (u ^ flipbit) ^ inv, width)
+            _put(p + width, suf, nsuf)
+    elif writer == W_SKV_INT:
+        for k in range(n):
+            u = _int_plain(values, vsize, vsigned, k + off, &neg)
+            if u + rbias > rspan:
+                return -1
+            p = _put(out + k * length + at, pre, npre)
+            p[0] = <uint8_t>((0x03 - neg) ^ inv)
+            _be_exact(p + 1, (u - neg) ^ inv, width)
+            _put(p + 1 + width, suf, nsuf)
+    elif writer == W_FLOAT and float32:  # _float's transform, then inverted if descending
+        # (a float32 field takes only a float32 column: arrow._source_fits)
+        for k in range(n):
+            x32 = (<const float*>values)[k + off]
+            if x32 != x32:
+                return -1
+            memcpy(&b32, &x32, 4)
+            sign = (x32 < 0) if literal else (b32 >> 31)
+            b32 ^= <uint32_t>(0 - sign) | 0x80000000U
+            b32 += <uint32_t>plus1
+            p = _put(out + k * length + at, pre, npre)
+            _be_exact(p, b32 ^ inv, 4)
+            _put(p + 4, suf, nsuf)
+    elif writer == W_FLOAT:
+        for k in range(n):
+            if src32:  # a float32 column into a float64 field
+                x = (<const float*>values)[k + off]
+            else:
+                x = (<const double*>values)[k + off]
+            if x != x:
+                return -1
+            memcpy(&b64, &x, 8)
+            sign = (x < 0) if literal else (b64 >> 63)
+            b64 ^= (0 - sign) | 0x8000000000000000ULL
+            b64 += plus1
+            p = _put(out + k * length + at, pre, npre)
+            _be_exact(p, b64 ^ inv, 8)
+            _put(p + 8, suf, nsuf)
+    else:  # W_BOOL
+        for k in range(n):
+            i = k + off
+            p = _put(out + k * length + at, pre, npre)
+            p[0] = b_false ^ ((b_false ^ b_true) & (0 - ((values[i >> 3] >> (i & 7)) & 1)))
+            _put(p + 1, suf, nsuf)
     return 0
+
+
+cdef Py_ssize_t _all_in_place(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
+                              const uint8_t* sep4, int nsep, uint8_t* out,
+                              int32_t* ends) noexcept nogil:
+    """Every key written field by field in place when they all have one length: the bytes
+    used, or -1 when the fields' pieces are not of one length or a row is declined."""
+    cdef Py_ssize_t j, k, length = 0, at
+    cdef int piece
+    cdef uint32_t sep
+    for j in range(nf):
+        piece = _fixed_length(&fields[j])
+        if piece < 0:
+            return -1
+        length += piece + (nsep if j else 0)
+    if n and length * n > 0x7FFFFFFF:
+        return -1  # beyond int32 offsets: the other way, whose caller refuses it
+    at = 0
+    memcpy(&sep, sep4, 4)
+    for j in range(nf):
+        if j and nsep:
+            for k in range(n):
+                _put(out + k * length + at, sep, nsep)
+            at += nsep
+        if _in_place(&fields[j], out, length, at, n) < 0:
+            return -1
+        at += _fixed_length(&fields[j])
+    for k in range(n):
+        ends[k + 1] = <int32_t>((k + 1) * length)
+    return length * n
 
 
 cdef bint _fields_only(const FieldC* fields, Py_ssize_t nf, bint tail) noexcept:
     """Whether the field-at-a-time path takes these fields: no strings, and orderly's NULL
-    rule (which looks at the later fields of a row) not in play."""
+    rule (which looks at the later fields of a row) never dropping a piece: the last field
+    descends or holds no NULL, so every row writes every field (:func:`_rows`)."""
     cdef Py_ssize_t j
     for j in range(nf):
-        if fields[j].writer == W_BYTES or (tail and fields[j].valid != NULL):
+        if fields[j].writer == W_BYTES:
             return False
-    return True
+    return not (tail and nf and fields[nf - 1].valid != NULL
+                and not fields[nf - 1].flags & F_INVERT)
 
 
 cdef Py_ssize_t _bound(list plan, FieldC* fields, Py_ssize_t n, int nsep,
@@ -957,6 +1315,26 @@ cdef Py_ssize_t _bound(list plan, FieldC* fields, Py_ssize_t n, int nsep,
     if overrides:
         extra += sum([len(v) for v in overrides.values()])
     return n * row_max + extra
+
+
+def way(list plan, Py_ssize_t n, bytes sep, bint tail):
+    """How :func:`encode_rows` writes these rows when none is declined: ``"in place"``
+    (keys of one length), ``"by field"`` or ``"by row"`` (for the tests: a fast way lost
+    shows there, not only in a benchmark)."""
+    cdef Py_ssize_t j, nf = len(plan)
+    cdef FieldC* fields = <FieldC*>PyMem_Malloc(max(nf, 1) * sizeof(FieldC))
+    if fields == NULL:
+        raise MemoryError()
+    try:
+        _bound(plan, fields, n, len(sep), None)
+        if not _fields_only(fields, nf, tail):
+            return "by row"
+        for j in range(nf):
+            if _fixed_length(&fields[j]) < 0:
+                return "by field"
+        return "in place"
+    finally:
+        PyMem_Free(fields)
 
 
 def capacity(list plan, Py_ssize_t n, bytes sep, dict overrides):
@@ -1010,7 +1388,9 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
             raise ValueError("the data buffer is smaller than the kernel's bound")
         ends[0] = 0
         if not overrides and _fields_only(fields, nf, tail):
-            used = _columns(fields, nf, n, sep4, nsep, out, ends)
+            used = _all_in_place(fields, nf, n, sep4, nsep, out, ends)
+            if used < 0:
+                used = _columns(fields, nf, n, sep4, nsep, out, ends)
             if used >= 0:
                 return used, declined
         while i < n:
