@@ -290,6 +290,39 @@ def test_errors_are_the_row_apis_with_the_row() -> None:
         encode_arrow({"a": [1]}, "a:int64", "skv")
 
 
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_a_column_wider_than_its_field_is_checked_without_nulls(name: str) -> None:
+    """Without NULLs, an integer column takes the kernel's plain loops when none of its
+    values can be out of the field's range: where some can, each is still checked (the
+    row API's refusal, the row named), and the edges that fit are written alike."""
+    pairs: list[tuple[str, str, int | None]] = [
+        ("int64", "int32", 2**31), ("int64", "uint64", -1), ("uint64", "int64", 2**63),
+        ("int32", "int16", -(2**15) - 1), ("uint32", "int32", 2**31), ("int16", "uint8", 256),
+        ("int32", "int64", None), ("uint32", "int64", None), ("uint8", "int16", None)]
+    for arrow_type, field_type, outside in pairs:
+        schema = KeySchema.parse(f"a:{field_type}")
+        try:
+            bound = get_codec(name).bind(schema)
+        except SchemaError:
+            continue
+        inside = [0, 1, -1, 2**7 - 1, 255, 2**15 - 1, -(2**15), 2**31 - 1, -(2**31), 2**63 - 1]
+        fits = [v for v in inside if _fits(v, arrow_type) and _fits(v, field_type)]
+        table = pa.table({"a": pa.array(fits, getattr(pa, arrow_type)())})
+        assert encode_arrow(table, schema, name).to_pylist() == [bound.encode((v,)) for v in fits]
+        if outside is None:  # every value of the column fits the field
+            continue
+        table = pa.table({"a": pa.array([*fits, outside], getattr(pa, arrow_type)())})
+        with pytest.raises(EncodeError, match=f"row {len(fits)}"):
+            encode_arrow(table, schema, name)
+
+
+def _fits(v: int, int_type: str) -> bool:
+    bits = _bits(int_type)
+    if int_type.startswith("u"):
+        return 0 <= v < 2**bits
+    return -(2 ** (bits - 1)) <= v < 2 ** (bits - 1)
+
+
 def test_a_batch_past_the_binary_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past a BinaryArray's 2 GiB (here made 30 bytes), on both paths: an EncodeError."""
     table = pa.table({"a": pa.array([1, 2, 3], pa.int64())})
