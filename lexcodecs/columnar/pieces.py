@@ -35,6 +35,7 @@ sqlite4         every int type and ``int``, float64 (the digits of its shortest 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Final
 
@@ -256,8 +257,10 @@ CODECS: Final[dict[str, CodecPieces]] = {
 }
 
 
+@functools.cache
 def piece_of(name: str, field: Field) -> Piece | None:
-    """*field*'s piece under codec *name*, or None (field options: always the row API)."""
+    """*field*'s piece under codec *name*, or None (field options: always the row API).
+    Kept per (codec, field): ``encode_arrow`` asks for each field on each call."""
     table = CODECS.get(name)
     if table is None or field.options:
         return None
