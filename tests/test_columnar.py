@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import struct
 from typing import Any
 
 import pytest
@@ -213,14 +214,16 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
         raise AssertionError("the whole batch took the row API")
     monkeypatch.setattr(columnar, "_row_api", no_fallback)
     declined: list[int] = []
+    ways: set[str] = set()
     run_kernel = columnar._run_kernel
 
     def run(*args: Any) -> Any:
         result = run_kernel(*args)
-        declined.extend(result[2])
+        declined.extend(result.declined)
+        ways.add(result.way)
         return result
     monkeypatch.setattr(columnar, "_run_kernel", run)
-    checked, ways = 0, set()
+    checked = 0
     for name in BUILT_IN:
         for text in FIXED + VARIABLE:
             schema = KeySchema.parse(text)
@@ -237,40 +240,37 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
                 assert encode_arrow(part, schema, name).to_pylist() == expected, (name, text)
                 assert encode_arrow(part.slice(3), schema, name).to_pylist() == expected[3:]
                 assert declined == [], (name, text)  # every edge is the kernel's own
-                ways.add(_way(part, schema, name))
             checked += 1
     assert checked >= 38
     assert ways == {"in place", "by field", "by row"}
 
 
-def _way(table: Any, schema: KeySchema, name: str) -> str:
-    """How the kernel writes *table*'s keys (``_kernel.way``)."""
-    plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
-    assert plan is not None
-    assert columnar._kernel is not None
-    table_of = pieces.CODECS[name]
-    return str(columnar._kernel.way(plan, table.num_rows, table_of.separator, table_of.tail))
-
-
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
-@pytest.mark.parametrize(("name", "text", "nulls", "expected"), [
-    ("lexkey", "a:int64, b:int64", False, "in place"),
-    ("skv", "c:bool, a:int16 desc", False, "in place"),
-    ("lexkey-legacy", "a:uint32, y:float32", False, "in place"),
-    ("orderly", "a:int32, x:float64", False, "by field"),  # var-ints
-    ("fdb-tuple", "a:int64, b:int64", False, "by field"),  # lengths by value
-    ("skv", "a:int64, b:int64", True, "by field"),  # a NULL is shorter
-    ("orderly", "a:int64, b:int64 desc", True, "by field"),  # a descending last field
-    ("orderly", "a:int64, b:int64", True, "by row"),  # orderly's NULL rule
-    ("lexkey", "s:string, a:int64", False, "by row"),
+@pytest.mark.parametrize(("name", "text", "nulls", "way", "plain"), [
+    ("lexkey", "a:int64, b:int64", False, "in place", 0),
+    ("skv", "c:bool, a:int16 desc", False, "in place", 0),
+    ("lexkey-legacy", "a:uint32, y:float32", False, "in place", 0),
+    ("orderly", "a:int32, x:float64", False, "by field", 2),  # var-ints
+    ("fdb-tuple", "a:int64, b:int64", False, "by field", 2),  # lengths by value
+    ("fdb-tuple", "a:int64, x:float64", False, "by field", 1),  # a float's tag: checked
+    ("sqlite4", "a:int64, b:int32", False, "by field", 2),
+    ("skv", "a:int64, b:int64", True, "by field", 0),  # a NULL is shorter
+    ("orderly", "a:int64, b:int64 desc", True, "by field", 0),  # a descending last field
+    ("orderly", "a:int64, b:int64", True, "by row", 0),  # orderly's NULL rule
+    ("lexkey", "s:string, a:int64", False, "by row", 0),
 ])
-def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool,
-                                        expected: str) -> None:
-    """The way the benchmark's schemas take (a fast way lost would show only as speed)."""
+def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool, way: str,
+                                        plain: int) -> None:
+    """The way the benchmark's schemas take, and how many columns the loops without checks
+    write (a fast way lost would show only as speed): as the kernel reports what it did."""
     schema = KeySchema.parse(text)
     table = pa.table({f.name: _column(f.name, f.type) for f in schema.fields})
     assert table.num_rows > table.drop_null().num_rows  # the edge columns hold NULLs
-    assert _way(table if nulls else table.drop_null(), schema, name) == expected
+    part = table if nulls else table.drop_null()
+    plan = columnar._plan(get_codec(name), schema, columnar._columns(part, schema))
+    assert plan is not None
+    done = columnar._run_kernel(plan, part.num_rows, pieces.CODECS[name], None)
+    assert (done.way, done.plain) == (way, plain)
 
 
 def test_errors_are_the_row_apis_with_the_row() -> None:
@@ -298,22 +298,64 @@ def test_a_column_wider_than_its_field_is_checked_without_nulls(name: str) -> No
     pairs: list[tuple[str, str, int | None]] = [
         ("int64", "int32", 2**31), ("int64", "uint64", -1), ("uint64", "int64", 2**63),
         ("int32", "int16", -(2**15) - 1), ("uint32", "int32", 2**31), ("int16", "uint8", 256),
-        ("int32", "int64", None), ("uint32", "int64", None), ("uint8", "int16", None)]
+        ("int8", "uint8", -1), ("uint8", "int8", 128), ("uint16", "int16", 2**15),
+        ("int16", "int8", -129), ("uint64", "uint32", 2**32), ("int8", "uint64", -128),
+        ("int32", "int64", None), ("uint32", "int64", None), ("uint8", "int16", None),
+        ("int8", "int16", None), ("uint16", "uint64", None), ("uint32", "uint32", None)]
     for arrow_type, field_type, outside in pairs:
-        schema = KeySchema.parse(f"a:{field_type}")
+        # the column first, and after a field that always fits (a key of two)
+        for text in (f"a:{field_type}", f"b:int64, a:{field_type}"):
+            _check_narrowing(name, text, arrow_type, field_type, outside)
+
+
+def _check_narrowing(name: str, text: str, arrow_type: str, field_type: str,
+                     outside: int | None) -> None:
+    """*text*'s field ``a`` from an *arrow_type* column: the values that fit both as the
+    row API writes them, then *outside* (unless None) refused with its row named."""
+    schema = KeySchema.parse(text)
+    try:
+        bound = get_codec(name).bind(schema)
+    except SchemaError:
+        return
+    inside = [0, 1, -1, 2**7 - 1, 255, 2**15 - 1, -(2**15), 2**31 - 1, -(2**31), 2**63 - 1]
+    fits = [v for v in inside if _fits(v, arrow_type) and _fits(v, field_type)]
+    values = fits if outside is None else [*fits, outside]
+    table = pa.table({"a": pa.array(values, getattr(pa, arrow_type)()),
+                      "b": pa.array([7] * len(values), pa.int64())})
+    names = [f.name for f in schema.fields]
+    rows = [tuple({"a": v, "b": 7}[n] for n in names) for v in fits]
+    assert encode_arrow(table.slice(0, len(fits)), schema, name).to_pylist() == [
+        bound.encode(row) for row in rows], text
+    if outside is not None:
+        with pytest.raises(EncodeError, match=f"row {len(fits)}"):
+            encode_arrow(table, schema, name)
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_nans_without_nulls_are_the_row_apis(name: str) -> None:
+    """A NaN (either sign) in a column without NULLs, which the loops without checks write:
+    declined to the row API, which gives its bytes or its refusal (the row named)."""
+    nan, minus_nan = math.nan, struct.unpack("<d", struct.pack("<Q", 0xFFF8000000000000))[0]
+    values = [1.0, -2.5, nan, minus_nan, 0.0]
+    table = pa.table({"a": pa.array(range(len(values)), pa.int64()),
+                      "x": pa.array(values, pa.float64()), "y": pa.array(values, pa.float32())})
+    for text in ("x:float64", "a:int64, x:float64", "x:float64 desc, a:int64", "y:float32",
+                 "a:int64, y:float32 desc"):
+        schema = KeySchema.parse(text)
         try:
             bound = get_codec(name).bind(schema)
         except SchemaError:
             continue
-        inside = [0, 1, -1, 2**7 - 1, 255, 2**15 - 1, -(2**15), 2**31 - 1, -(2**31), 2**63 - 1]
-        fits = [v for v in inside if _fits(v, arrow_type) and _fits(v, field_type)]
-        table = pa.table({"a": pa.array(fits, getattr(pa, arrow_type)())})
-        assert encode_arrow(table, schema, name).to_pylist() == [bound.encode((v,)) for v in fits]
-        if outside is None:  # every value of the column fits the field
-            continue
-        table = pa.table({"a": pa.array([*fits, outside], getattr(pa, arrow_type)())})
-        with pytest.raises(EncodeError, match=f"row {len(fits)}"):
-            encode_arrow(table, schema, name)
+        for i in range(len(values)):  # each row alone, then the table
+            part = table.slice(i, 1)
+            row = tuple(part.column(f.name)[0].as_py() for f in schema.fields)
+            try:
+                expected = bound.encode(row)
+            except EncodeError:
+                with pytest.raises(EncodeError, match="row 0"):
+                    encode_arrow(part, schema, name)
+                continue
+            assert encode_arrow(part, schema, name).to_pylist() == [expected], (text, i)
 
 
 def _fits(v: int, int_type: str) -> bool:
@@ -406,16 +448,21 @@ def test_an_int_field_above_int64_decodes_to_uint64() -> None:
 
 @pytest.mark.parametrize("codec_name", BUILT_IN)
 def test_batches_longer_than_the_kernels_chunk(codec_name: str) -> None:
-    """2,500 rows without NULLs: the field-at-a-time path writes them in chunks of 1,024, so
-    the second and third chunks' places in the output (and the scratch reused) are checked
-    against the row API, for the whole table and for a slice of it (an Arrow offset)."""
+    """2,500 rows, with and without NULLs: the field-at-a-time path writes them in chunks of
+    1,024, so the second and third chunks' places in the output (and the scratch reused) are
+    checked against the row API, for the whole table and for a slice of it (an Arrow
+    offset)."""
     n = 2500
     ints = [(i * 2654435761) % 2**64 - 2**63 for i in range(n)]
     table = pa.table({"a": pa.array([v >> 20 for v in ints], pa.int64()),
                       "b": pa.array(ints, pa.int64()),
                       "x": pa.array([v / 7.0 for v in ints], pa.float64()),
-                      "c": pa.array([v & 1 == 1 for v in ints], pa.bool_())})
-    for schema in ("a:int64, b:int64 desc", "x:float64, a:int64", "c:bool, b:int64"):
+                      "c": pa.array([v & 1 == 1 for v in ints], pa.bool_()),
+                      # NULLs in every chunk: the column loops write them (their row index
+                      # counts from the chunk's start)
+                      "n": pa.array([None if v % 5 == 0 else v >> 3 for v in ints], pa.int64())})
+    for schema in ("a:int64, b:int64 desc", "x:float64, a:int64", "c:bool, b:int64",
+                   "n:int64 desc", "n:int64, a:int64 desc"):
         try:
             bound = get_codec(codec_name).bind(schema)
         except SchemaError:

@@ -11,7 +11,7 @@ the same tuples. :func:`encode_rows` copies them into a C array once, then write
 per field ``prefix ‖ body ‖ suffix`` (inverted if descending) or the NULL piece, with the
 separator between fields, straight into the caller's data buffer, recording each key's end
 in the int32 offsets buffer. For orderly (*tail*) a NULL is written only before a non-empty
-field (its termination rule). Three ways, the first that takes the batch (:func:`way`):
+field (its termination rule). Three ways, the first that takes the batch (:func:`encode_rows` says which it took):
 
 - **in place** (:func:`_all_in_place`): every key has one length (fixed-size pieces, no
   NULL), so each field sits at one offset in every key: a loop per column writes it there.
@@ -816,14 +816,14 @@ ctypedef struct Sink:
 
 cdef Py_ssize_t _by_field(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                           const uint8_t* sep4, int nsep, uint8_t* out, int32_t* ends,
-                          uint8_t* scratch, uint8_t* lens) except -2:
+                          uint8_t* scratch, uint8_t* lens, int* plain) except -2:
     """Rows ``0..n-1`` a field at a time (see :func:`_fields_only`): for a chunk of rows,
     the pieces of every field but the last into *scratch* (``STRIDE`` bytes apart, their
     lengths in *lens*), then the last field's loop writes each key: the row's earlier pieces
     joined, then its own piece (:data:`Sink`). The same writer for a whole column keeps every
     branch predicted and the loops small, several times faster than row by row. The bytes
     used, or -1 when a row is declined (the caller then goes row by row, which handles
-    it)."""
+    it); *plain*: how many columns :data:`_Plain`'s loops wrote (for the tests)."""
     cdef Py_ssize_t c, k, j, m, w
     cdef uint8_t* p = out
     cdef uint8_t* base
@@ -839,6 +839,8 @@ cdef Py_ssize_t _by_field(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
             sink.p, sink.ends = p, ends + c + 1
             if _plain(&fields[j]):
                 w = _column(&fields[j], &sink, c, m, <_Plain*>NULL)
+                if w > 0 and c == 0:
+                    plain[0] += 1
             else:
                 w = _column(&fields[j], &sink, c, m, <_Checked*>NULL)
             if w < 0:
@@ -922,6 +924,19 @@ cdef inline Py_ssize_t _end(uint8_t* start, uint8_t* p, const uint8_t* suf, int 
     return p - start
 
 
+cdef inline int _nulled(Sink* s, Py_ssize_t k, uint8_t* start, const uint8_t* valid,
+                        Py_ssize_t i, const FieldC* f) noexcept nogil:
+    """For the column loops: 0 when Arrow row *i* holds a value; else 1, its NULL piece
+    written at *start* and closed as row *k*'s, or -1 when the row is declined."""
+    cdef int w = _null_piece(valid, i, f, start)
+    if w == -2:
+        return -1
+    if w >= 0:
+        _close(s, k, start, w)
+        return 1
+    return 0
+
+
 cdef inline int _null_piece(const uint8_t* valid, Py_ssize_t i, const FieldC* f,
                             uint8_t* start) noexcept nogil:
     """-1 when Arrow row *i* holds a value; else its NULL piece written at *start* and its
@@ -998,11 +1013,10 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
     for k in range(m):
         start = _slot(&s, k)
         if Way is _Checked:
-            w = _null_piece(valid, c + k + off, &local, start)
-            if w == -2:
-                return -1
-            if w >= 0:
-                _close(&s, k, start, w)
+            w = _nulled(&s, k, start, valid, c + k + off, &local)
+            if w:
+                if w < 0:
+                    return -1
                 continue
         u = _int_plain(values, vsize, vsigned, c + k + off, &neg)
         if Way is _Checked:
@@ -1082,11 +1096,10 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         for k in range(m):
             start = _slot(&s, k)
             if Way is _Checked:
-                w = _null_piece(valid, c + k + off, &local, start)
-                if w == -2:
-                    return -1
-                if w >= 0:
-                    _close(&s, k, start, w)
+                w = _nulled(&s, k, start, valid, c + k + off, &local)
+                if w:
+                    if w < 0:
+                        return -1
                     continue
             x = _float_at(&local, c + k)
             if x != x:
@@ -1098,11 +1111,10 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         for k in range(m):
             start = _slot(&s, k)
             if Way is _Checked:
-                w = _null_piece(valid, c + k + off, &local, start)
-                if w == -2:
-                    return -1
-                if w >= 0:
-                    _close(&s, k, start, w)
+                w = _nulled(&s, k, start, valid, c + k + off, &local)
+                if w:
+                    if w < 0:
+                        return -1
                     continue
             i = c + k + off
             memcpy(start, pre, 4)
@@ -1114,11 +1126,10 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         for k in range(m):
             start = _slot(&s, k)
             if Way is _Checked:
-                w = _null_piece(valid, c + k + off, &local, start)
-                if w == -2:
-                    return -1
-                if w >= 0:
-                    _close(&s, k, start, w)
+                w = _nulled(&s, k, start, valid, c + k + off, &local)
+                if w:
+                    if w < 0:
+                        return -1
                     continue
             x = _float_at(&local, c + k)
             if x != x:
@@ -1353,26 +1364,6 @@ cdef Py_ssize_t _bound(list plan, FieldC* fields, Py_ssize_t n, int nsep,
     return n * row_max + extra
 
 
-def way(list plan, Py_ssize_t n, bytes sep, bint tail):
-    """How :func:`encode_rows` writes these rows when none is declined: ``"in place"``
-    (keys of one length), ``"by field"`` or ``"by row"`` (for the tests: a fast way lost
-    shows there, not only in a benchmark)."""
-    cdef Py_ssize_t j, nf = len(plan)
-    cdef FieldC* fields = <FieldC*>PyMem_Malloc(max(nf, 1) * sizeof(FieldC))
-    if fields == NULL:
-        raise MemoryError()
-    try:
-        _bound(plan, fields, n, len(sep), None)
-        if not _fields_only(fields, nf, tail):
-            return "by row"
-        for j in range(nf):
-            if _fixed_length(&fields[j]) < 0:
-                return "by field"
-        return "in place"
-    finally:
-        PyMem_Free(fields)
-
-
 def capacity(list plan, Py_ssize_t n, bytes sep, dict overrides):
     """The size of the data buffer :func:`encode_rows` needs for these rows."""
     cdef FieldC* fields = <FieldC*>PyMem_Malloc(max(len(plan), 1) * sizeof(FieldC))
@@ -1385,14 +1376,15 @@ def capacity(list plan, Py_ssize_t n, bytes sep, dict overrides):
 
 
 cdef Py_ssize_t _columns(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
-                        const uint8_t* sep4, int nsep, uint8_t* out, int32_t* ends) except -2:
+                        const uint8_t* sep4, int nsep, uint8_t* out, int32_t* ends,
+                        int* plain) except -2:
     """:func:`_by_field` with its scratch memory."""
     cdef uint8_t* scratch = <uint8_t*>PyMem_Malloc(nf * CHUNK * STRIDE + nf * CHUNK)
     if scratch == NULL:
         raise MemoryError()
     try:
         return _by_field(fields, nf, n, sep4, nsep, out, ends, scratch,
-                         scratch + nf * CHUNK * STRIDE)
+                         scratch + nf * CHUNK * STRIDE, plain)
     finally:
         PyMem_Free(scratch)
 
@@ -1400,9 +1392,12 @@ cdef Py_ssize_t _columns(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
 def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
                 Py_ssize_t capacity, uintptr_t offsets, dict overrides):
     """Write the keys of rows ``0..n-1`` into *data* (*capacity* bytes, at least what
-    :func:`capacity` says) and their ``n + 1`` int32 ends into *offsets*. Returns (bytes used, declined row indices); a
-    declined row found in *overrides* gets those bytes instead, and is not returned. *tail*:
-    orderly's NULLs (:func:`_rows`). Past 2 GiB the offsets wrap: the caller refuses that."""
+    :func:`capacity` says) and their ``n + 1`` int32 ends into *offsets*. Returns (bytes
+    used, declined row indices, the way taken: ``"in place"``, ``"by field"`` or ``"by
+    row"``, how many columns the plain loops wrote); a declined row found in *overrides* gets
+    those bytes instead, and is not returned. *tail*: orderly's NULLs (:func:`_rows`). Past
+    2 GiB the offsets wrap: the caller refuses that. (The way and the count are for the
+    tests: a fast way lost shows there, not only in a benchmark.)"""
     cdef Py_ssize_t nf = len(plan), i = 0
     cdef FieldC* fields = <FieldC*>PyMem_Malloc(max(nf, 1) * sizeof(FieldC))
     cdef uint8_t* out = <uint8_t*>data
@@ -1413,6 +1408,7 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
     cdef list declined = []
     cdef bytes given
     cdef Py_ssize_t used
+    cdef int plain = 0
     if fields == NULL:
         raise MemoryError()
     if nsep > 4:
@@ -1425,10 +1421,11 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
         ends[0] = 0
         if not overrides and _fields_only(fields, nf, tail):
             used = _all_in_place(fields, nf, n, sep4, nsep, out, ends)
-            if used < 0:
-                used = _columns(fields, nf, n, sep4, nsep, out, ends)
             if used >= 0:
-                return used, declined
+                return used, declined, "in place", 0
+            used = _columns(fields, nf, n, sep4, nsep, out, ends, &plain)
+            if used >= 0:
+                return used, declined, "by field", plain
         while i < n:
             i = _rows(fields, nf, i, n, sep4, nsep, tail, out, &p, ends)
             if i == n:
@@ -1441,6 +1438,6 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
                 p += len(given)
             ends[i + 1] = <int32_t>(p - out)
             i += 1
-        return p - out, declined
+        return p - out, declined, "by row", 0
     finally:
         PyMem_Free(fields)

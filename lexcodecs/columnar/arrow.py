@@ -27,7 +27,7 @@ import functools
 import uuid
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .. import _impl
 from ..codec import Codec, SchemaLike
@@ -235,19 +235,30 @@ def _plan(codec: Codec, schema: KeySchema, columns: list[Any]) -> list[tuple[Any
     return plan
 
 
+class _Pass(NamedTuple):
+    """One kernel pass: the keys' buffers, the rows it declined, and how it wrote them (the
+    way and how many columns the plain loops wrote: for the tests)."""
+
+    data: Any
+    offsets: Any
+    declined: list[int]
+    way: str
+    plain: int
+
+
 def _run_kernel(plan: list[tuple[Any, ...]], rows: int, codec: pieces.CodecPieces,
-                overrides: dict[int, bytes] | None) -> tuple[Any, Any, list[int]]:
-    """One kernel pass: (data buffer, offsets buffer, declined rows)."""
+                overrides: dict[int, bytes] | None) -> _Pass:
     pa = _pa()
     assert _kernel is not None
     sep = codec.separator
     data = pa.allocate_buffer(_kernel.capacity(plan, rows, sep, overrides), resizable=True)
     offsets = pa.allocate_buffer(4 * (rows + 1))
-    used, declined = _kernel.encode_rows(plan, rows, sep, codec.tail, data.address,
-                                         data.size, offsets.address, overrides)
+    used, declined, way, plain = _kernel.encode_rows(plan, rows, sep, codec.tail,
+                                                     data.address, data.size, offsets.address,
+                                                     overrides)
     _check_size(used)
     data.resize(used)
-    return data, offsets, declined
+    return _Pass(data, offsets, declined, way, plain)
 
 
 def encode_arrow(data: Any, schema: SchemaLike, codec: Codec | str) -> Any:
@@ -267,18 +278,18 @@ def encode_arrow(data: Any, schema: SchemaLike, codec: Codec | str) -> Any:
     if plan is None:
         return _row_api(data, parsed, real, columns)
     table = pieces.CODECS[real.name]
-    keys, offsets, declined = _run_kernel(plan, rows, table, None)
-    if declined:
+    done = _run_kernel(plan, rows, table, None)
+    if done.declined:
         overrides: dict[int, bytes] = {}
-        for i in declined:
+        for i in done.declined:
             try:
                 row = tuple(_python_values(c.slice(i, 1), f.type)[0]
                             for c, f in zip(columns, parsed.fields))
                 overrides[i] = bound.encode(row)
             except LexCodecError as exc:
                 raise _with_row(exc, i) from None
-        keys, offsets, declined = _run_kernel(plan, rows, table, overrides)
-    return pa.Array.from_buffers(pa.binary(), rows, [None, offsets, keys])
+        done = _run_kernel(plan, rows, table, overrides)
+    return pa.Array.from_buffers(pa.binary(), rows, [None, done.offsets, done.data])
 
 
 # -- decoding -------------------------------------------------------------------------------
