@@ -73,7 +73,8 @@ sys.exit(main(sys.argv[4:]))
 #: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
 #: between a batch's commit and the state that records it. Both: ``_Lockstep.see_batch`` in
 #: the middle of the verification; ``spans``: the same with a worker process walking spans of
-#: it (``--workers 1``), early enough that this process still walks its own; ``late-spans``:
+#: it (``--workers 1``), in this process's first span (its second chunk: whatever the worker
+#: takes, this process walks the first span itself); ``late-spans``:
 #: late in an LMDB copy whose committed batches a worker is walking meanwhile. An LMDB
 #: verification with a worker starts with ``EarlySpans.finish``, which the signal hits (share
 #: None: its one call), the worker alive: how much of the walk the worker left to this process
@@ -81,7 +82,7 @@ sys.exit(main(sys.argv[4:]))
 #: never reached (a CI run finished the migration that way).
 KILL_POINTS: dict[str, dict[str, tuple[str, float | None, int]]] = {
     "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
-               "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.25, 0)},
+               "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.0, 0)},
     "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
              "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0),
              "spans": ("finish", None, 1), "late-spans": ("_lmdb_put_batch", 0.75, 0)},
