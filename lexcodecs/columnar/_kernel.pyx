@@ -197,48 +197,36 @@ cdef inline bint _valid(const FieldC* f, Py_ssize_t i) noexcept nogil:
     return (f.valid[i >> 3] >> (i & 7)) & 1
 
 
-cdef inline void _int_at(const FieldC* f, Py_ssize_t i, bint* neg, uint64_t* u) noexcept nogil:
-    """The integer at row *i*: its 64-bit two's complement and whether it is negative.
-    (Dispatch by ``<=`` on the value's size, never ``==`` chains: the compiler turns those
-    into jump tables, whose indirect jumps cost more than the value's whole encoding.)"""
-    cdef int64_t s
-    i += f.off
-    if f.vsize >= 8:
-        u[0] = (<const uint64_t*>f.values)[i]
-        neg[0] = <bint>((u[0] >> 63) & f.vsigned)
-        return
-    # (statements, not conditional expressions: those take the unsigned type for both)
-    if f.vsize >= 4:
-        if f.vsigned:
-            s = (<const int32_t*>f.values)[i]
-        else:
-            s = (<const uint32_t*>f.values)[i]
-    elif f.vsize >= 2:
-        if f.vsigned:
-            s = (<const int16_t*>f.values)[i]
-        else:
-            s = (<const uint16_t*>f.values)[i]
-    elif f.vsigned:
-        s = (<const int8_t*>f.values)[i]
-    else:
-        s = (<const uint8_t*>f.values)[i]
-    neg[0] = s < 0
-    u[0] = <uint64_t>s
-
-
-cdef inline uint64_t _int_of(const FieldC* f, const uint64_t* v64, bint wide, uint64_t vsigned,
-                            Py_ssize_t off, Py_ssize_t i, uint64_t* neg) noexcept nogil:
-    """:func:`_int_at` for the column loops, an 8-byte column read inline: the value's 64-bit
-    two's complement, and into *neg* 1 when it is negative."""
+cdef inline uint64_t _int_at(const uint8_t* values, int vsize, uint64_t vsigned,
+                             Py_ssize_t i, uint64_t* neg) noexcept nogil:
+    """The integer at Arrow index *i* of a values buffer of *vsize*-byte integers: its 64-bit
+    two's complement, and into *neg* 1 when it is negative. Plain arguments, not the field:
+    a loop passes its locals, which no store through a byte pointer can alias. (Dispatch by
+    ``<=`` on the value's size, never ``==`` chains: the compiler turns those into jump
+    tables, whose indirect jumps cost more than the value's whole encoding.)"""
     cdef uint64_t u
-    cdef bint negative
-    if wide:
-        u = v64[i + off]
+    cdef int64_t s
+    if vsize >= 8:
+        u = (<const uint64_t*>values)[i]
         neg[0] = (u >> 63) & vsigned
         return u
-    _int_at(f, i, &negative, &u)
-    neg[0] = negative
-    return u
+    # (statements, not conditional expressions: those take the unsigned type for both)
+    if vsize >= 4:
+        if vsigned:
+            s = (<const int32_t*>values)[i]
+        else:
+            s = (<const uint32_t*>values)[i]
+    elif vsize >= 2:
+        if vsigned:
+            s = (<const int16_t*>values)[i]
+        else:
+            s = (<const uint16_t*>values)[i]
+    elif vsigned:
+        s = (<const int8_t*>values)[i]
+    else:
+        s = (<const uint8_t*>values)[i]
+    neg[0] = s < 0
+    return <uint64_t>s
 
 
 cdef inline double _float_at(const FieldC* f, Py_ssize_t i) noexcept nogil:
@@ -646,7 +634,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
     cdef uint8_t* start = p
     cdef uint8_t* body
     cdef bint neg = False
-    cdef uint64_t u = 0
+    cdef uint64_t u = 0, negative
     cdef double x
     cdef int n
     cdef uint8_t bit
@@ -658,7 +646,8 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
     p = _copy4(p, f.pre, f.npre)
     # writers by <= on their numbers (see _int_at: no jump tables)
     if f.writer <= W_SQ4_INT:
-        _int_at(f, row, &neg, &u)
+        u = _int_at(f.values, f.vsize, f.vsigned, row + f.off, &negative)
+        neg = <bint>negative
         if f.tmul and not _nanos(f, &neg, &u):
             return NULL
         if u + f.rbias > f.rspan:  # out of the field's range: the row API's refusal
@@ -1018,7 +1007,7 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
                 if w < 0:
                     return -1
                 continue
-        u = _int_plain(values, vsize, vsigned, c + k + off, &neg)
+        u = _int_at(values, vsize, vsigned, c + k + off, &neg)
         if Way is _Checked:
             if u + rbias > rspan:
                 return -1
@@ -1200,33 +1189,6 @@ cdef inline void _be_exact(uint8_t* p, uint64_t v, int width) noexcept nogil:
             p[k] = <uint8_t>(v >> (8 * (width - 1 - k)))
 
 
-cdef inline uint64_t _int_plain(const uint8_t* values, int vsize, uint64_t vsigned,
-                                Py_ssize_t i, uint64_t* neg) noexcept nogil:
-    """:func:`_int_at` from plain values (no struct a store could alias)."""
-    cdef uint64_t u
-    cdef int64_t s
-    if vsize >= 8:
-        u = (<const uint64_t*>values)[i]
-        neg[0] = (u >> 63) & vsigned
-        return u
-    if vsize >= 4:
-        if vsigned:
-            s = (<const int32_t*>values)[i]
-        else:
-            s = (<const uint32_t*>values)[i]
-    elif vsize >= 2:
-        if vsigned:
-            s = (<const int16_t*>values)[i]
-        else:
-            s = (<const uint16_t*>values)[i]
-    elif vsigned:
-        s = (<const int8_t*>values)[i]
-    else:
-        s = (<const uint8_t*>values)[i]
-    neg[0] = s < 0
-    return <uint64_t>s
-
-
 cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t at,
                    Py_ssize_t n) noexcept nogil:
     """Field *f* of rows ``0..n-1`` written at *at* in keys of *length* bytes: 0, or -1 when
@@ -1253,7 +1215,7 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
         if f.flags & F_SIGNFLIP:
             flipbit = 1ULL << (8 * width - 1)
         for k in range(n):
-            u = _int_plain(values, vsize, vsigned, k + off, &neg)
+            u = _int_at(values, vsize, vsigned, k + off, &neg)
             if u + rbias > rspan:
                 return -1
             p = _put(out + k * length + at, pre, npre)
@@ -1261,7 +1223,7 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
             _put(p + width, suf, nsuf)
     elif writer == W_SKV_INT:
         for k in range(n):
-            u = _int_plain(values, vsize, vsigned, k + off, &neg)
+            u = _int_at(values, vsize, vsigned, k + off, &neg)
             if u + rbias > rspan:
                 return -1
             p = _put(out + k * length + at, pre, npre)
