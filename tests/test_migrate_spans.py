@@ -365,7 +365,7 @@ def test_no_interpreter_to_start_means_no_worker(migrated: tuple[Path, Path, lis
     assert steps[-1] == 2 * ROWS
 
 
-# -- spans walked while the copy goes on (LMDB) ----------------------------------------------
+# -- spans walked while the copy goes on (LMDB, RocksDB) -------------------------------------
 
 
 def finish_results(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -381,42 +381,99 @@ def finish_results(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return seen
 
 
+@pytest.mark.parametrize("store", ["lmdb", "rocksdb"])
 def test_the_copy_hands_each_committed_batch_to_a_worker(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str) -> None:
     seen = finish_results(monkeypatch)
-    path = tmp_path / "env"
-    make_lmdb(path)
-    before = read_lmdb(path)
-    report = migrate_watched("lmdb", path, 1)
+    make, read, _ = STORES[store]
+    path = tmp_path / "store"
+    make(path)
+    before = read(path)
+    report = migrate_watched(store, path, 1)
     assert report.order_changes == 0
-    batches = -(-ROWS // 97)
-    assert [len(r) for r in seen] == [batches + 1]  # a span a batch, and the one after them
-    assert sum(r.entries for r in seen[0]) == ROWS
+    # a span a batch, and the one after them, for each part (RocksDB: its column families)
+    parts = {"lmdb": {"": ROWS}, "rocksdb": {"default": ROWS, "meta": -(-ROWS // 3)}}[store]
+    assert len(seen) == 1
+    assert [r.part for r in seen[0]] == [
+        part for part, n in parts.items() for _ in range(-(-n // 97) + 1)]
+    for part, n in parts.items():
+        assert sum(r.entries for r in seen[0] if r.part == part) == n
     skv = get_codec("skv").bind(SCHEMA)
-    assert [(skv.decode(k), v) for k, v in read_lmdb(path)] == [
-        (FDB.decode(k), v) for k, v in before]
+    assert [(*row[:-2], skv.decode(row[-2]), row[-1]) for row in read(path)] == [
+        (*row[:-2], FDB.decode(row[-2]), row[-1]) for row in before]
 
 
+@pytest.mark.parametrize("store", ["lmdb", "rocksdb"])
+def test_a_worker_keeping_pace_reads_each_batch_as_soon_as_it_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str) -> None:
+    """The copy waits after each batch until the worker has walked its span: the worker reads
+    the new store while it grows (LMDB: a fresh read transaction; RocksDB: a secondary
+    instance catching up), and every span but the ones after the last batches is its own."""
+    seen = finish_results(monkeypatch)
+    real = spans.EarlySpans.copied
+
+    def copied(self: Any, *args: Any) -> None:
+        real(self, *args)
+        while self.crew.members and (self.todo or self.crew.busy()):
+            self.crew.collect(self.todo, self.results, None, block=True, errors=self.errors)
+        assert not self.errors
+        assert sorted(self.results) == [span.index for span in self.spans]
+
+    monkeypatch.setattr(spans.EarlySpans, "copied", copied)
+    make, read, _ = STORES[store]
+    path = tmp_path / "store"
+    make(path)
+    before = read(path)
+    migrate_watched(store, path, 1)
+    # 31 batches of 3,000 entries and the span after them (RocksDB: and 11 of "meta"'s 1,000)
+    assert len(seen) == 1
+    assert len(seen[0]) == {"lmdb": 32, "rocksdb": 32 + 12}[store]
+    skv = get_codec("skv").bind(SCHEMA)
+    assert [(*row[:-2], skv.decode(row[-2]), row[-1]) for row in read(path)] == [
+        (*row[:-2], FDB.decode(row[-2]), row[-1]) for row in before]
+
+
+def put_entries(store: str, path: Path, entries: list[tuple[bytes, bytes]]) -> None:
+    """A new LMDB environment or RocksDB database holding *entries* (RocksDB: in its default
+    column family, and an empty one)."""
+    if store == "lmdb":
+        env = lmdb.open(str(path), map_size=1 << 26)
+        with env.begin(write=True) as txn:
+            txn.cursor().putmulti(entries)
+        env.close()
+        return
+    rocksdict = pytest.importorskip("rocksdict")
+    options = rocksdict.Options(raw_mode=True)
+    options.create_missing_column_families(True)  # "meta", left empty
+    db = rocksdict.Rdict(str(path), options,
+                         column_families={"meta": rocksdict.Options(raw_mode=True)})
+    for key, value in entries:
+        db[key] = value
+    db.close()
+
+
+@pytest.mark.parametrize("store", ["lmdb", "rocksdb"])
 def test_spans_walked_during_a_copy_whose_order_changes_are_dropped(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str) -> None:
     """lexkey stores "a\\x00b" below "a": the new keys depart from the old order part way
-    through, so the spans handed out before are not final; the whole store is walked."""
+    through, so the spans handed out before are not final; the whole store is walked.
+    (RocksDB: the batches whose new keys fall are written as a ``WriteBatch``, the others as
+    table files.)"""
     seen = finish_results(monkeypatch)
     lexkey = get_codec("lexkey").bind(SCHEMA)
     rows = [(t, n) for n in range(600) for t in ("a", "a\x00b", "b", "b\x00", "c")]
+    _, read, migrate = STORES[store]
     reports = {}
     for workers in (0, 1):
-        path = tmp_path / f"env{workers}"
-        env = lmdb.open(str(path), map_size=1 << 26)
-        with env.begin(write=True) as txn:
-            for i, v in enumerate(rows):
-                txn.put(lexkey.encode(v), b"%d" % i)
-        env.close()
-        report = migrate_lmdb(path, Transcoder("lexkey", "skv", SCHEMA_TEXT), batch_size=97,
-                              workers=workers)
+        path = tmp_path / f"{store}{workers}"
+        put_entries(store, path, [(lexkey.encode(v), b"%d" % i) for i, v in enumerate(rows)])
+        report = migrate(path, Transcoder("lexkey", "skv", SCHEMA_TEXT), batch_size=97,
+                         workers=workers)
         reports[workers] = report_of(report)
         skv = get_codec("skv").bind(SCHEMA)
-        assert sorted(skv.decode(k) for k, _ in read_lmdb(path)) == sorted(rows)
+        assert sorted(skv.decode(row[-2]) for row in read(path)) == sorted(rows)
+        assert sorted(row[-1] for row in read(path)) == sorted(b"%d" % i
+                                                               for i in range(len(rows)))
     assert reports[1] == reports[0]
     assert reports[0]["order_changes"] > 0
     assert seen == [None]
@@ -446,6 +503,32 @@ def test_a_wrong_write_is_found_whoever_walks_it(tmp_path: Path, workers: int,
         migrate_lmdb(path, fdb_to_skv(), batch_size=97, workers=workers)
     assert read_lmdb(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]
+
+
+@pytest.mark.parametrize("workers", [0, 1])
+def test_a_wrong_table_file_is_found_whoever_walks_it(tmp_path: Path, workers: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for RocksDB, whose rising batches go in as table files: one value changed on
+    its way into the third stops the migration before the swap."""
+    import lexcodecs.migrate.rocksdb_store as rocksdb_store
+
+    real, calls = rocksdb_store._BatchWriter.__call__, [0]
+
+    def put(self: Any, family: Any, handle: Any, keys: list[bytes], values: list[bytes]
+            ) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            values = [b"wrong", *values[1:]]
+        real(self, family, handle, keys, values)
+
+    monkeypatch.setattr(rocksdb_store._BatchWriter, "__call__", put)
+    path = tmp_path / "db"
+    make_rocksdb(path)
+    before = read_rocksdb(path)
+    with pytest.raises(MigrationError, match="is not in the new database"):
+        migrate_rocksdb(path, fdb_to_skv(), batch_size=97, workers=workers)
+    assert read_rocksdb(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]
 
 
 def test_a_worker_reads_on_while_the_copy_grows_the_map(tmp_path: Path) -> None:

@@ -21,10 +21,11 @@ itself (the store's *opener*). A refusal in a worker comes back as itself; a wor
 cannot take part hands its span back; anything this process raises (Ctrl-C included) stops
 the workers, and kills the busy ones.
 
-An LMDB copy that starts afresh also hands each committed batch's span to a worker while it
-goes on (:class:`EarlySpans`): the verification then finds most of its walk done. Such spans
-are final only if the new keys keep rising to the end of the copy, so their results count
-only then; else the verification walks the whole store as above.
+An LMDB or RocksDB copy that starts afresh also hands each committed batch's span to a worker
+while it goes on (:class:`EarlySpans`): the verification then finds most of its walk done, the
+second processor having worked while the first copied. Such spans are final only if the new
+keys keep rising to the end of the copy, so their results count only then; else the
+verification walks the whole store as above.
 """
 
 from __future__ import annotations
@@ -295,22 +296,36 @@ class EarlySpans:
     store as usual (and the worker's findings are dropped).
     """
 
-    def __init__(self, opener: Opener, t: Transcoder, chunk: int) -> None:
+    def __init__(self, opener: Opener, t: Transcoder, chunk: int, part: str = "") -> None:
         self.t, self.chunk = t, chunk
         self.crew = _Crew(1, opener, t, chunk)
         self.todo: deque[Span] = deque()  # new spans at the left: the worker takes the oldest
         self.results: dict[int, SpanResult] = {}
         self.errors: list[LexCodecError] = []
         self.spans: list[Span] = []
+        self.part = part  # the part being copied, and its last batch's old and new key
         self.after: tuple[bytes | None, bytes | None] = (None, None)
 
     def copied(self, last_key: bytes, last_new: bytes) -> None:
         """The copy committed a batch ending at *last_key*, whose new key is *last_new*."""
-        span = Span(len(self.spans), "", (self.after[0], last_key), (self.after[1], last_new))
-        self.spans.append(span)
+        self._add(Span(len(self.spans), self.part, (self.after[0], last_key),
+                       (self.after[1], last_new)))
         self.after = (last_key, last_new)
-        self.todo.appendleft(span)
         self.crew.collect(self.todo, self.results, None, block=False, errors=self.errors)
+
+    def start(self, part: str) -> None:
+        """The copy goes on to the next part of the store, *part*."""
+        self._end_part()
+        self.part, self.after = part, (None, None)
+
+    def _add(self, span: Span) -> None:
+        self.spans.append(span)
+        self.todo.appendleft(span)
+
+    def _end_part(self) -> None:
+        """The span after the last batch of the part being copied (the whole part when it
+        had none): empty unless a store changed, which its walk then finds."""
+        self._add(Span(len(self.spans), self.part, (self.after[0], None), (self.after[1], None)))
 
     def finish(self, store: SpanStore, report: MigrationReport,
                progress: Callable[[int], None] | None) -> list[SpanResult] | None:
@@ -320,9 +335,7 @@ class EarlySpans:
             return None
         if self.errors:
             raise self.errors[0]
-        last = Span(len(self.spans), "", (self.after[0], None), (self.after[1], None))
-        self.spans.append(last)
-        self.todo.appendleft(last)
+        self._end_part()
         return _walk_all(self.crew, store, self.t, self.spans, self.todo, self.results,
                          self.chunk, progress)
 
