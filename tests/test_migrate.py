@@ -1878,6 +1878,68 @@ def test_same_values_decides_only_identical_values(a: list[tuple[Any, ...]],
             assert kernel.same_values(plain, [tuple(row) for row in plain])
 
 
+_PLAINISH = st.one_of(st.none(), st.integers(-3, 3), st.text("ab", max_size=2),
+                      st.binary(max_size=2), st.sampled_from([True, 1.0, 0.5]))
+
+
+@given(st.lists(st.lists(_PLAINISH, min_size=0, max_size=3).map(tuple), max_size=8),
+       st.booleans())
+def test_plain_rising_decides_only_rising_plain_batches(batch: list[tuple[Any, ...]],
+                                                        sort: bool) -> None:
+    """The order check of a decoded batch (reference and compiled) is sound: when it says
+    "rising", every value is an exact str, bytes, int or None and each tuple is <= the next by
+    the natural-order model; and it decides the usual case, a sorted batch of one plain type
+    per field."""
+    _require_the_kernel()
+    if sort:
+        batch = sorted(batch, key=lambda row: tuple((type(v).__name__, v) for v in row))
+    schema_free = [tuple(natural_key_of(v) for v in row) for row in batch]
+    plain = sorted({(v, str(v)) for row in batch for v in row if type(v) is int})
+    for implementation in _impl.IMPLEMENTATIONS:
+        with _impl.use(implementation):
+            if kernel.plain_rising(batch):
+                assert all(type(v) in (str, bytes, int, type(None))
+                           for row in batch for v in row)
+                assert all(a <= b for a, b in itertools.pairwise(schema_free))
+            assert kernel.plain_rising(plain)
+            assert kernel.plain_rising([(1, "b"), (1, "b"), (2, "a")])
+            assert not kernel.plain_rising([(2, "a"), (1, "b")])
+            assert not kernel.plain_rising([(1, None), (1, "a")])  # the model decides
+            assert not kernel.plain_rising([(1, 1.5), (2, 0.5)])  # floats: the model decides
+
+
+def natural_key_of(v: Any) -> tuple[int, Any]:
+    """A natural-order model of one plain value, without any codec: None first, then by
+    type (the batches above hold one type per field where they rise), then the value."""
+    return (0, 0) if v is None else (1 + [int, str, bytes, bool, float].index(type(v)), v)
+
+
+def test_a_migration_pauses_the_collector_and_restores_it(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The cyclic collector is paused while a store migration runs (its per-key work makes
+    no cycles) and as it was after: enabled again, or still disabled."""
+    import gc
+    seen: list[bool] = []
+    real = lmdb_store._lmdb_put_batch
+
+    def put(*args: Any) -> None:
+        seen.append(gc.isenabled())
+        real(*args)
+
+    monkeypatch.setattr(lmdb_store, "_lmdb_put_batch", put)
+    for enabled in (True, False):
+        path = tmp_path / f"env{enabled}"
+        make_env(path, [("a", i) for i in range(100)])
+        (gc.enable if enabled else gc.disable)()
+        try:
+            migrate_lmdb(path, fdb_to_skv(), batch_size=30)
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+    assert seen == [False] * 8
+
+
 def _refuse(key: Any, exc: LexCodecError | None) -> MigrationError:
     return MigrationError(f"key {key!r}: {exc}")
 

@@ -208,8 +208,8 @@ def test_two_keys_with_one_new_key_are_refused(tmp_path: Path, batch: int) -> No
         db[fdb.encode((x,))] = b"%d" % i
     db.close()
     before = read_db(path)
-    with pytest.raises(MigrationError, match="^key 21 7f ff .*cannot hold these values.*"
-                                             "untouched$"):
+    with pytest.raises(MigrationError, match=r"^key 21 7f ff .*cannot hold these values.*"
+                                             r"untouched$"):
         migrate_rocksdb(path, Transcoder("fdb-tuple", "sqlite4", "x:float64"),
                         batch_size=batch)
     assert read_db(path) == before

@@ -403,12 +403,29 @@ def test_the_copy_hands_each_committed_batch_to_a_worker(
         (*row[:-2], FDB.decode(row[-2]), row[-1]) for row in before]
 
 
-@pytest.mark.parametrize("store", ["lmdb", "rocksdb"])
+@pytest.mark.parametrize("store", ["lmdb", "rocksdb", "rocksdb-chunked"])
 def test_a_worker_keeping_pace_reads_each_batch_as_soon_as_it_is_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str) -> None:
-    """The copy waits after each batch until the worker has walked its span: the worker reads
-    the new store while it grows (LMDB: a fresh read transaction; RocksDB: a secondary
-    instance catching up), and every span but the ones after the last batches is its own."""
+    """The copy waits after each batch until the worker has walked its spans: the worker
+    reads the new store while it grows (LMDB: a fresh read transaction; RocksDB: a secondary
+    instance catching up), and every span but the ones after the last batches is its own.
+    RocksDB reads chunks and cuts a batch into spans of :data:`_EARLY_SPAN` entries:
+    "chunked" makes both small, so that a 97-entry batch is read as six chunks of 16 and one
+    of 1, and handed over as three spans (32, 32 and 33 entries)."""
+    if store == "rocksdb-chunked":
+        import lexcodecs.migrate.rocksdb_store as rocksdb_store
+        monkeypatch.setattr(rocksdb_store, "_READ_CHUNK", 16)
+        monkeypatch.setattr(rocksdb_store, "_EARLY_SPAN", 32)
+        assert list(itertools.islice(rocksdb_store._chunk_sizes(97), 8)) == [16] * 6 + [1, 16]
+        assert list(itertools.islice(rocksdb_store._chunk_sizes(32), 3)) == [16] * 3
+        store = "rocksdb"
+        # default: 30 batches and one of 90 entries, three spans each; meta: 10, and 30
+        # entries in one span; and the span after each family's last batch
+        spans_expected = (31 * 3 + 1) + (10 * 3 + 1 + 1)
+    else:
+        # 31 batches of 3,000 entries and the span after them (RocksDB: and 11 of "meta"'s
+        # 1,000)
+        spans_expected = {"lmdb": 32, "rocksdb": 32 + 12}[store]
     seen = finish_results(monkeypatch)
     real = spans.EarlySpans.copied
 
@@ -425,9 +442,9 @@ def test_a_worker_keeping_pace_reads_each_batch_as_soon_as_it_is_written(
     make(path)
     before = read(path)
     migrate_watched(store, path, 1)
-    # 31 batches of 3,000 entries and the span after them (RocksDB: and 11 of "meta"'s 1,000)
     assert len(seen) == 1
-    assert len(seen[0]) == {"lmdb": 32, "rocksdb": 32 + 12}[store]
+    assert len(seen[0]) == spans_expected
+    assert sum(r.entries for r in seen[0]) == {"lmdb": ROWS, "rocksdb": ROWS + ROWS // 3}[store]
     skv = get_codec("skv").bind(SCHEMA)
     assert [(*row[:-2], skv.decode(row[-2]), row[-1]) for row in read(path)] == [
         (*row[:-2], FDB.decode(row[-2]), row[-1]) for row in before]
@@ -512,16 +529,15 @@ def test_a_wrong_table_file_is_found_whoever_walks_it(tmp_path: Path, workers: i
     its way into the third stops the migration before the swap."""
     import lexcodecs.migrate.rocksdb_store as rocksdb_store
 
-    real, calls = rocksdb_store._BatchWriter.__call__, [0]
+    real, calls = rocksdb_store._Batch.add, [0]
 
-    def put(self: Any, family: Any, handle: Any, keys: list[bytes], values: list[bytes]
-            ) -> None:
-        calls[0] += 1
+    def add(self: Any, keys: list[bytes], values: list[bytes]) -> None:
+        calls[0] += 1  # a batch (97 entries) is one chunk read
         if calls[0] == 3:
             values = [b"wrong", *values[1:]]
-        real(self, family, handle, keys, values)
+        real(self, keys, values)
 
-    monkeypatch.setattr(rocksdb_store._BatchWriter, "__call__", put)
+    monkeypatch.setattr(rocksdb_store._Batch, "add", add)
     path = tmp_path / "db"
     make_rocksdb(path)
     before = read_rocksdb(path)

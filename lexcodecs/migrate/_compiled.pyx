@@ -7,7 +7,8 @@ and, while it checks, compares the decoded tuples in C, value by value, when eve
 of one of the exact plain types (``str``, ``bytes``, ``int``, ``None``, or a ``float`` that is
 neither zero nor NaN, where ``==`` is the model's equality). It updates the order watch in C
 while the new keys rise, and hands a key that does not rise to the watch's own ``see`` (which
-counts the departure). :func:`same_values` compares two lists of decoded tuples the same way.
+counts the departure). :func:`same_values` compares two lists of decoded tuples the same way;
+:func:`plain_rising` checks that a list of decoded tuples holds plain values and rises.
 Anything else -- a key that is not ``bytes``, a refusal, a value the check cannot judge in C
 -- goes to the reference rules in ``kernel.py`` (``_new_key``) for that key, which decide it
 and shape every error. So both implementations give the same keys, decisions and errors; C
@@ -18,7 +19,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_GET_SI
 from cpython.float cimport PyFloat_AS_DOUBLE, PyFloat_CheckExact
 from cpython.list cimport PyList_CheckExact, PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_CheckExact
-from cpython.object cimport Py_EQ, PyObject_RichCompareBool
+from cpython.object cimport Py_EQ, Py_LE, PyObject_RichCompareBool
 from cpython.tuple cimport PyTuple_CheckExact, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport PyUnicode_CheckExact
 from libc.string cimport memcmp
@@ -137,4 +138,30 @@ def same_values(a, b):
     for i in range(n):
         if not _same(<object> PyList_GET_ITEM(a, i), <object> PyList_GET_ITEM(b, i)):
             return False
+    return True
+
+
+def plain_rising(batch):
+    """Whether every value in the tuples of the list *batch* is an exact str, bytes, int or
+    None and each tuple is ``<=`` the next (see ``kernel._plain_rising``; False: not decided
+    here)."""
+    cdef Py_ssize_t i, j, n
+    cdef object row, last = None
+    if not PyList_CheckExact(batch):
+        return False
+    n = PyList_GET_SIZE(batch)
+    for i in range(n):
+        row = <object> PyList_GET_ITEM(batch, i)
+        if not PyTuple_CheckExact(row):
+            return False
+        for j in range(PyTuple_GET_SIZE(row)):
+            if not _plain(<object> PyTuple_GET_ITEM(row, j)):
+                return False
+        if last is not None:
+            try:
+                if not PyObject_RichCompareBool(last, row, Py_LE):
+                    return False
+            except TypeError:  # None against a value: the model decides
+                return False
+        last = row
     return True

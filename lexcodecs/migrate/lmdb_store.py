@@ -57,6 +57,7 @@ from .verify import _check_batch_size, _verify_chunk
 __all__ = ["migrate_lmdb"]
 
 
+@kernel.collector_paused()
 def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                  batch_size: int = BATCH_SIZE, keep_old: bool = False, restart: bool = False,
                  progress: Progress = None, map_size: int | None = None,

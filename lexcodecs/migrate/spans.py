@@ -34,8 +34,9 @@ import os
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from itertools import islice, pairwise
+from itertools import islice, pairwise, repeat
 from multiprocessing.connection import wait
+from operator import itemgetter
 from typing import Any, Final, Protocol
 
 import attrs
@@ -154,6 +155,21 @@ def chunks_upto(keys: Iterator[bytes], values: Iterator[Any], upto: bytes | None
                 yield keys_read, list(islice(values, len(keys_read)))
             return
         yield keys_read, list(islice(values, len(keys_read)))
+
+
+def pair_chunks_upto(pairs: Iterator[tuple[bytes, Any]], upto: bytes | None,
+                     n: int | Iterator[int]) -> Iterator[Chunk]:
+    """:func:`chunks_upto` of one iterator of (key, value) pairs, taken apart a chunk at a
+    time (in C); *n*: the size of every chunk, or of each in turn."""
+    sizes = repeat(n) if isinstance(n, int) else n
+    while read := list(islice(pairs, next(sizes))):
+        keys = list(map(itemgetter(0), read))
+        if upto is not None and keys[-1] > upto:
+            keys = keys[:bisect_right(keys, upto)]
+            if keys:
+                yield keys, list(map(itemgetter(1), islice(read, len(keys))))
+            return
+        yield keys, list(map(itemgetter(1), read))
 
 
 def check_workers(workers: int | None) -> None:

@@ -66,6 +66,7 @@ NEW_SUFFIX: Final = "__lexcodecs_new"
 OLD_SUFFIX: Final = "__lexcodecs_old"
 
 
+@kernel.collector_paused()
 def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table: str,
                    key_column: str, transcoder: Transcoder, *, batch_size: int = BATCH_SIZE,
                    keep_old: bool = False, restart: bool = False,

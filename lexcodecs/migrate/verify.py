@@ -27,8 +27,8 @@ is refused here, before the swap, with the original untouched.
 
 Everything runs a batch at a time, so that the work per key happens inside C: the codecs'
 compiled ``decode`` called through ``map``, whole lists of decoded tuples compared in C
-(:func:`~lexcodecs.migrate.kernel.same_values`), the order of a batch checked by
-``all(map(le, ...))``.
+(:func:`~lexcodecs.migrate.kernel.same_values`), the order of a batch checked in C
+(:func:`~lexcodecs.migrate.kernel.plain_rising`).
 Python code runs per key only where a batch cannot be decided that way (a float zero, a
 descending field, a refusal, a departure from the order); then the per-key rules above decide,
 and give the same answer, with the key in the message.
@@ -37,13 +37,12 @@ and give the same answer, with the key in the message.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import chain, islice
-from operator import le
+from itertools import islice
 from typing import Any, Final
 
 from ..errors import LexCodecError
 from ..model import identical, key_function
-from .kernel import same_values
+from .kernel import plain_rising, same_values
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder
 
@@ -123,15 +122,9 @@ class _NaturalOrder:
         if not batch:
             return
         self.see_values(batch[0])  # the step from the last batch, by the per-key rules
-        if self.ascending and self.last_plain and len(batch) > 1:
-            try:
-                ordered = (set(map(type, chain.from_iterable(batch))) <= _PLAIN
-                           and all(map(le, batch, islice(batch, 1, None))))
-            except TypeError:  # None against a value: the model decides
-                ordered = False
-            if ordered:
-                self.last, self.last_key = batch[-1], None
-                return
+        if self.ascending and self.last_plain and len(batch) > 1 and plain_rising(batch):
+            self.last, self.last_key = batch[-1], None
+            return
         for values in islice(batch, 1, None):
             self.see_values(values)
 

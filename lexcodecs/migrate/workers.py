@@ -22,6 +22,7 @@ the caller sends it a large request could each wait for the other to read.
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import socket
 import subprocess
@@ -110,6 +111,7 @@ def _serve(fd: int) -> None:
     from .spans import walk_span  # spans starts the workers: imported when one runs
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller answers Ctrl-C
+    gc.disable()  # the walk makes no reference cycles (see kernel.collector_paused)
     conn = Connection(fd)
     store: Any = None
     try:
