@@ -283,6 +283,8 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
         marks: list[tuple[bytes, bytes]] = []  # (old key, new key): where early spans end
         for keys, stored in pair_chunks_upto(entries, None, _chunk_sizes(batch_size)):
             batch.add(list(map(new_key, keys)), stored)
+            if early is not None:
+                early.poll()
             if batch.size >= batch_size:
                 _commit(batch, keys[-1], name, watch, splits, report, state, state_path,
                         progress, early, marks)

@@ -327,6 +327,12 @@ class EarlySpans:
         self._add(Span(len(self.spans), self.part, (self.after[0], last_key),
                        (self.after[1], last_new)))
         self.after = (last_key, last_new)
+        self.poll()
+
+    def poll(self) -> None:
+        """Take the worker's result if it has one and give it the next span: the copy calls
+        this often (a worker waiting for the next commit to be handed a span sat idle most
+        of a RocksDB copy)."""
         self.crew.collect(self.todo, self.results, None, block=False, errors=self.errors)
 
     def start(self, part: str) -> None:
