@@ -59,23 +59,38 @@ from libc.string cimport memchr, memcpy, memset
 
 cdef extern from *:
     """
-    /* sqlite4's centimal mantissa bytes 'first'..'last' of the ten held in a (bytes 0-7) and b
-       (8-9), the last one's continuation bit cleared, stored at p: shifted in registers (a copy
-       from a stack array written as two words and read at another offset stalls the load). */
-    static inline uint8_t *_lexcodecs_cent_store(uint8_t *p, uint64_t a, uint64_t b, int first,
-                                                 int last) {
-        unsigned __int128 v = ((unsigned __int128) b << 64) | a;
-        v ^= (unsigned __int128) 1 << (8 * last);
-        v >>= 8 * first;
-        uint64_t lo = (uint64_t) v;
-        uint16_t hi = (uint16_t) (v >> 64);
-        memcpy(p, &lo, 8);
-        memcpy(p + 8, &hi, 2);
-        return p + (last - first + 1);
+    /* a, b < 10**8 -> their eight centimal digits, one a byte, a's four then b's, the most
+       significant in the word's low byte (sqlite4's integers). With SSE2 (every x86-64) both
+       halves at once: each split at 10**4 (a multiplication by the reciprocal), the four
+       parts in 16-bit lanes split at 100 the same way, each lane's two digits then
+       d | (v - 100 d) << 8 = (v << 8) - d * 25599. The empty asm keeps 25599 in a register,
+       so that the compiler multiplies (one instruction) instead of shifting and adding.
+       Elsewhere the same by plain arithmetic. Measured (C alone, this project's host): a
+       64-bit value's digits in 6.5 ns this way, 11-14 ns with a table of 10**4 pairs. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline uint64_t _lexcodecs_cent8(uint32_t a, uint32_t b) {
+        __m128i x = _mm_set_epi64x((long long) b, (long long) a);
+        __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int) 0xD1B71759)), 45);
+        __m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
+        __m128i v = _mm_packs_epi32(_mm_or_si128(q, _mm_slli_epi64(r, 32)), r);
+        __m128i d = _mm_srli_epi16(_mm_mulhi_epu16(v, _mm_set1_epi16(5243)), 3);
+        __m128i c = _mm_set1_epi16(25599);
+        __asm__("" : "+x"(c));
+        return (uint64_t) _mm_cvtsi128_si64(
+            _mm_sub_epi16(_mm_slli_epi16(v, 8), _mm_mullo_epi16(d, c)));
     }
+    #else
+    static inline uint64_t _lexcodecs_cent8(uint32_t a, uint32_t b) {
+        uint32_t part[4] = {a / 10000, a % 10000, b / 10000, b % 10000};
+        uint64_t w = 0;
+        for (int i = 0; i < 4; i++)
+            w |= (uint64_t) (part[i] / 100 | (part[i] % 100) << 8) << (16 * i);
+        return w;
+    }
+    #endif
     """
-    uint8_t* _lexcodecs_cent_store(uint8_t* p, uint64_t a, uint64_t b, int first,
-                                   int last) noexcept nogil
+    uint64_t _lexcodecs_cent8(uint32_t a, uint32_t b) noexcept nogil
     int __builtin_clzll(unsigned long long x) nogil
     int __builtin_ctzll(unsigned long long x) nogil
     uint64_t __builtin_bswap64(uint64_t x) nogil
@@ -338,42 +353,86 @@ cdef uint8_t* _sq4_digits(uint8_t* p, bint neg, char* digits, int n, int point) 
     return p
 
 
-# v < 10**4 -> its two centimal digits as sqlite4's mantissa bytes, 2*(v // 100) + 1 then
-# 2*(v % 100) + 1 (little-endian: the first in the low byte); 20 KB, filled at import
-cdef uint16_t _SQ4_PAIRS[10000]
-for _v in range(10000):
-    _SQ4_PAIRS[_v] = (2 * (_v // 100) + 1) | ((2 * (_v % 100) + 1) << 8)
+# sqlite4's integers: a magnitude m < 2**64 is H (< 1845) times 10**16 plus L; L's eight
+# centimal digits come as one word W (_lexcodecs_cent8), H's one or two from this table:
+# x: byte 0 is 9 + H's digit count, bytes 1-2 H's mantissa bytes (2d + 1); he1: 9 + H's digit
+# count (where W's bytes end); hk: 56 when H is 0 (W's leading zero digits are then dropped:
+# the mask of their bit count), else 0. Filled at import.
+cdef struct Sq4High:
+    uint32_t x
+    uint16_t hk
+    uint16_t he1
+
+cdef Sq4High _SQ4_HIGH[1845]
+for _h in range(1845):
+    _nh = 2 if _h >= 100 else (1 if _h else 0)
+    _b = ((2 * (_h // 100) + 1) | ((2 * (_h % 100) + 1) << 8) if _nh == 2
+          else (2 * _h + 1 if _nh else 0))
+    _SQ4_HIGH[_h].x = (_b << 8) | (9 + _nh)
+    _SQ4_HIGH[_h].hk = 0 if _h else 56
+    _SQ4_HIGH[_h].he1 = 9 + _nh
+# one plus on every digit byte before the last: 0x0001010101010101 >> 8 t, t trailing zero digits
+cdef uint64_t _SQ4_MORE[8]
+for _t in range(8):
+    _SQ4_MORE[_t] = 0x0001010101010101 >> (8 * _t)
 
 
 cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
-    drops the trailing zero digits (``write_int`` via decimal text gives the same). The ten
-    digits of a 64-bit magnitude come as five table entries (two mantissa bytes each, for
-    four decimal digits), the first and last non-zero digits (bytes other than ``01``) are
-    found by counting zero bits, and the bytes are stored from registers. No loop and no
-    branch on the digits. *inv*: all ones to write the bytes inverted (descending)."""
-    cdef uint64_t m = (~u + 1) if neg else u
-    cdef uint64_t upper, a, b, za, zb, flip
-    cdef uint32_t high, mid, low
-    cdef int first, last
-    if m == 0:
+    drops the trailing zero digits (``write_int`` via decimal text gives the same). Written
+    without a branch on the digits: W holds the low eight digits (a byte each), the zero
+    digits at either end are counted by ``ctz`` (``clz`` is slow on some processors), the
+    header and H's bytes are one 4-byte store and W's bytes, doubled plus one but the last,
+    one 8-byte store (the buffer has SLACK). *inv*: all ones to write the bytes inverted
+    (descending)."""
+    cdef uint64_t sign = 0 - <uint64_t>neg
+    cdef uint64_t m = (u ^ sign) - sign  # the magnitude
+    cdef uint64_t upper = m // 100000000
+    cdef uint32_t high = (<uint32_t>(upper >> 8)) // 390625  # m // 10**16: one multiplication
+    cdef uint64_t w = _lexcodecs_cent8(<uint32_t>upper - high * <uint32_t>100000000,
+                                       <uint32_t>m - <uint32_t>upper * <uint32_t>100000000)
+    cdef uint64_t flip, mantissa
+    cdef uint32_t head
+    cdef unsigned lead, trail
+    cdef Sq4High* h
+    if w == 0:
+        return _sq4_round(p, neg, high, inv)
+    flip = sign ^ inv
+    h = &_SQ4_HIGH[high]
+    lead = <unsigned>__builtin_ctzll(w) & h.hk  # 8 x W's leading zero digits, when H is 0
+    trail = <unsigned>__builtin_ctzll(__builtin_bswap64(w)) & 56  # 8 x its trailing ones
+    # 0x17 + E, or 0x13 - E = ~(0xEC + E), E = 8 + H's digits - leading zero digits
+    head = (h.x - (lead >> 3) + 0x16 + (<uint32_t>sign & 0xD5)) ^ <uint32_t>flip
+    memcpy(p, &head, 4)
+    mantissa = ((w * 2 + _SQ4_MORE[trail >> 3]) ^ flip) >> lead
+    p += h.he1
+    memcpy(p - 8, &mantissa, 8)
+    return p - ((lead + trail) >> 3)
+
+
+cdef uint8_t* _sq4_round(uint8_t* p, bint neg, uint32_t high, uint64_t inv) noexcept nogil:
+    """sqlite4's number of ``±high * 10**16`` (zero when *high* is): E is H's digit count + 8,
+    the mantissa H's digits without a trailing zero one."""
+    cdef uint64_t flip = (0 - <uint64_t>neg) ^ inv
+    cdef int e
+    cdef uint8_t digits[2]
+    if high == 0:
         p[0] = <uint8_t>(0x15 ^ inv)
         return p + 1
-    upper = m // 100000000
-    low = <uint32_t>(m - upper * 100000000)
-    high = <uint32_t>(upper // 100000000)  # < 1845: two centimal digits
-    mid = <uint32_t>(upper - <uint64_t>high * 100000000)
-    a = (_SQ4_PAIRS[high] | (<uint64_t>_SQ4_PAIRS[mid // 10000] << 16)
-         | (<uint64_t>_SQ4_PAIRS[mid % 10000] << 32) | (<uint64_t>_SQ4_PAIRS[low // 10000] << 48))
-    b = _SQ4_PAIRS[low % 10000]
-    za = a ^ 0x0101010101010101ULL  # a zero digit's byte is 01: these bytes are 0
-    zb = b ^ 0x0101
-    first = (__builtin_ctzll(za) >> 3) if za else 8 + (__builtin_ctzll(zb) >> 3)
-    last = (15 - (__builtin_clzll(zb) >> 3)) if zb else 7 - (__builtin_clzll(za) >> 3)
-    flip = (0 - <uint64_t>neg) ^ inv
-    p[0] = (<uint8_t>(0x13 - (10 - first)) if neg else <uint8_t>(0x17 + (10 - first))
-            ) ^ <uint8_t>inv
-    return _lexcodecs_cent_store(p + 1, a ^ flip, (b ^ flip) & 0xFFFF, first, last)
+    if high >= 100:
+        digits[0] = <uint8_t>(high // 100)
+        digits[1] = <uint8_t>(high % 100)
+        e = 10
+    else:
+        digits[0] = <uint8_t>high
+        digits[1] = 0
+        e = 9
+    p[0] = <uint8_t>((0x13 - e if neg else 0x17 + e) ^ inv)
+    p[1] = <uint8_t>((2 * digits[0] + (1 if digits[1] else 0)) ^ flip)
+    if digits[1]:
+        p[2] = <uint8_t>((2 * digits[1]) ^ flip)
+        return p + 3
+    return p + 2
 
 
 cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
