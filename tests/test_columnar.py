@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import random
 import struct
 from typing import Any
 
@@ -242,7 +243,7 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
                 assert declined == [], (name, text)  # every edge is the kernel's own
             checked += 1
     assert checked >= 38
-    assert ways == {"in place", "by field", "by row"}
+    assert ways == {"in place", "integer rows", "by field", "by row"}
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
@@ -251,9 +252,11 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
     ("skv", "c:bool, a:int16 desc", False, "in place", 0),
     ("lexkey-legacy", "a:uint32, y:float32", False, "in place", 0),
     ("orderly", "a:int32, x:float64", False, "by field", 2),  # var-ints
-    ("fdb-tuple", "a:int64, b:int64", False, "by field", 2),  # lengths by value
+    ("fdb-tuple", "a:int64, b:int64", False, "integer rows", 2),  # lengths by value
+    ("orderly", "a:int64, b:int64 desc", False, "integer rows", 2),
+    ("sqlite4", "a:int64, b:int32", False, "integer rows", 2),
     ("fdb-tuple", "a:int64, x:float64", False, "by field", 1),  # a float's tag: checked
-    ("sqlite4", "a:int64, b:int32", False, "by field", 2),
+    ("fdb-tuple", "a:int64, b:int64 desc, x:float64", False, "by field", 2),
     ("skv", "a:int64, b:int64", True, "by field", 0),  # a NULL is shorter
     ("orderly", "a:int64, b:int64 desc", True, "by field", 0),  # a descending last field
     ("orderly", "a:int64, b:int64", True, "by row", 0),  # orderly's NULL rule
@@ -271,6 +274,49 @@ def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool, way: 
     assert plan is not None
     done = columnar._run_kernel(plan, part.num_rows, pieces.CODECS[name], None)
     assert (done.way, done.plain) == (way, plain)
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+@pytest.mark.parametrize("name", ["fdb-tuple", "orderly", "sqlite4"])
+@pytest.mark.parametrize("width", [1, 2, 3, 5])
+def test_integer_rows_are_the_row_apis(name: str, width: int) -> None:
+    """Keys of integer columns only, whose lengths depend on the values, are written a row at
+    a time (two fields unrolled, more in a loop): the row API's bytes for random integers of
+    every size and sign, in both orders; a row the kernel declines (fdb-tuple's 2**64 - 1)
+    sends the batch another way, with the same bytes. (orderly has no 8- or 16-bit integers,
+    fdb-tuple no descending fields.)"""
+    rng = random.Random(width)
+    types = (["int64", "int32", "uint64", "uint32", "int64"] if name == "orderly"
+             else ["int64", "int32", "uint64", "int16", "uint8"])[:width]
+    desc = name != "fdb-tuple"  # fdb-tuple has no descending fields
+    fields = [f"f{j}:{t}{' desc' if desc and j % 2 else ''}" for j, t in enumerate(types)]
+    schema = KeySchema.parse(", ".join(fields))
+    columns = {}
+    for j, t in enumerate(types):
+        bits, signed = _bits(t), not t.startswith("u")
+        low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
+        values = [rng.randint(low, high) >> rng.randrange(bits) for _ in range(3000)]
+        values[:2] = [low, high if t != "uint64" else high - 1]
+        columns[f"f{j}"] = pa.array(values, getattr(pa, t)())
+    table = pa.table(columns)
+    bound = get_codec(name).bind(schema)
+    rows = list(zip(*(table.column(f.name).to_pylist() for f in schema.fields)))
+    plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
+    assert plan is not None
+    assert columnar._run_kernel(plan, table.num_rows, pieces.CODECS[name], None).way == (
+        "integer rows")
+    assert encode_arrow(table, schema, name).to_pylist() == [bound.encode(r) for r in rows]
+    if name == "fdb-tuple" and "uint64" in types:
+        at = types.index("uint64")
+        values = table.column(at).to_pylist()
+        values[1500] = 2**64 - 1
+        table = table.set_column(at, f"f{at}", pa.array(values, pa.uint64()))
+        rows[1500] = tuple(2**64 - 1 if j == at else v for j, v in enumerate(rows[1500]))
+        plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
+        assert plan is not None
+        done = columnar._run_kernel(plan, table.num_rows, pieces.CODECS[name], None)
+        assert (done.way, done.declined) == ("by row", [1500])
+        assert encode_arrow(table, schema, name).to_pylist() == [bound.encode(r) for r in rows]
 
 
 def test_errors_are_the_row_apis_with_the_row() -> None:

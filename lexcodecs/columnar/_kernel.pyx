@@ -11,17 +11,20 @@ the same tuples. :func:`encode_rows` copies them into a C array once, then write
 per field ``prefix ‖ body ‖ suffix`` (inverted if descending) or the NULL piece, with the
 separator between fields, straight into the caller's data buffer, recording each key's end
 in the int32 offsets buffer. For orderly (*tail*) a NULL is written only before a non-empty
-field (its termination rule). Three ways, the first that takes the batch (:func:`encode_rows` says which it took):
+field (its termination rule). Four ways, the first that takes the batch (:func:`encode_rows` says which it took):
 
 - **in place** (:func:`_all_in_place`): every key has one length (fixed-size pieces, no
   NULL), so each field sits at one offset in every key: a loop per column writes it there.
+- **integer rows** (:func:`_int_rows`): every field an integer of one variable-length
+  writer (fdb-tuple's, orderly's, sqlite4's), each column without NULLs or checks, no
+  separator: each key in turn, its integers one after the other.
 - **by field** (:func:`_by_field`): no strings, and orderly's NULL rule never drops a piece:
   for a chunk of rows, a loop per column writes every field but the last into a scratch
   area, then the last field's loop writes each key, its earlier pieces joined first.
 - **by row** (:func:`_rows`): anything else, one key after the other.
 
 A loop per column keeps its writer's branches predicted and its settings in registers: the
-first two ways are several times faster than the third.
+first three ways are several times faster than the last.
 
 A row holding a value this kernel does not vouch for is *declined*: a value out of the
 field's range, a NaN, a NULL the field has no fixed bytes for, fdb-tuple's ``2**64 - 1``,
@@ -842,6 +845,8 @@ cdef enum:
     #: rows per chunk of the field-at-a-time path, and the room of one piece in its scratch
     CHUNK = 1024
     STRIDE = MAX_PIECE + 8
+    #: the most fields :func:`_int_rows` takes (its settings are arrays on the stack)
+    MAX_INT_ROWS = 8
 
 
 ctypedef struct Sink:
@@ -1356,6 +1361,82 @@ cdef Py_ssize_t _all_in_place(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
     return length * n
 
 
+cdef Py_ssize_t _int_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
+                             uint8_t* out, int32_t* ends) noexcept nogil:
+    """:func:`_int_rows` when every field is an integer of one variable-length writer
+    (fdb-tuple's, orderly's var-int, sqlite4's), of a plain column (:func:`_plain`), with no
+    separator; else -1."""
+    cdef Py_ssize_t j
+    cdef int writer = fields[0].writer if nf else 0
+    if nf < 1 or nf > MAX_INT_ROWS:
+        return -1
+    for j in range(nf):
+        if fields[j].writer != writer or not _plain(&fields[j]):
+            return -1
+    if writer == W_FDB_INT:
+        return _int_rows(fields, nf, n, out, ends, <_FdbInt*>NULL)
+    if writer == W_VARINT:
+        return _int_rows(fields, nf, n, out, ends, <_Varint*>NULL)
+    if writer == W_SQ4_INT:
+        return _int_rows(fields, nf, n, out, ends, <_Sq4Int*>NULL)
+    return -1
+
+
+cdef Py_ssize_t _int_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n, uint8_t* out,
+                         int32_t* ends, IntWriter* writer) noexcept nogil:
+    """Each key in turn, its integers one after the other: the bytes used, or -1 when a row
+    is declined. Where the integers' lengths depend on their values, a row's second integer
+    can be made while the first is stored, and no piece goes through the scratch (sqlite4
+    two int64: 18.8 to 15.5 ns a row, kernel alone)."""
+    cdef Py_ssize_t j, k
+    cdef uint8_t* p = out
+    cdef const uint8_t* values[MAX_INT_ROWS]
+    cdef int vsize[MAX_INT_ROWS]
+    cdef uint64_t vsigned[MAX_INT_ROWS]
+    cdef uint64_t inv[MAX_INT_ROWS]
+    cdef Py_ssize_t off[MAX_INT_ROWS]
+    cdef VarintT vt[MAX_INT_ROWS]
+    for j in range(nf):
+        values[j] = fields[j].values
+        vsize[j] = fields[j].vsize
+        vsigned[j] = fields[j].vsigned
+        inv[j] = 0xFFFFFFFFFFFFFFFFULL if fields[j].flags & F_INVERT else 0
+        off[j] = fields[j].off
+        if IntWriter is _Varint:
+            vt[j] = fields[j].vt
+    if nf == 2:  # the loop over the fields unrolled (sqlite4 two int64: 17.1 to 15.5 ns)
+        for k in range(n):
+            p = _int_one(p, values[0], vsize[0], vsigned[0], k + off[0], inv[0], &vt[0], writer)
+            if p != NULL:
+                p = _int_one(p, values[1], vsize[1], vsigned[1], k + off[1], inv[1], &vt[1],
+                             writer)
+            if p == NULL:
+                return -1
+            ends[k + 1] = <int32_t>(p - out)
+        return p - out
+    for k in range(n):
+        for j in range(nf):
+            p = _int_one(p, values[j], vsize[j], vsigned[j], k + off[j], inv[j], &vt[j], writer)
+            if p == NULL:
+                return -1
+        ends[k + 1] = <int32_t>(p - out)
+    return p - out
+
+
+cdef inline uint8_t* _int_one(uint8_t* p, const uint8_t* values, int vsize, uint64_t vsigned,
+                              Py_ssize_t i, uint64_t inv, const VarintT* vt,
+                              IntWriter* writer) noexcept nogil:
+    """The integer at Arrow index *i*, written at *p* (:func:`_int_rows`); NULL: declined."""
+    cdef uint64_t neg
+    cdef uint64_t u = _int_at(values, vsize, vsigned, i, &neg)
+    if IntWriter is _FdbInt:
+        return _fdb_int(p, <bint>vsigned, neg, u, inv)
+    elif IntWriter is _Varint:
+        return _varint_t(vt, p, neg, u, inv)
+    else:
+        return _sq4_int(p, <bint>neg, u, inv)
+
+
 cdef bint _fields_only(const FieldC* fields, Py_ssize_t nf, bint tail) noexcept:
     """Whether the field-at-a-time path takes these fields: no strings, and orderly's NULL
     rule (which looks at the later fields of a row) never dropping a piece: the last field
@@ -1444,6 +1525,10 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
             used = _all_in_place(fields, nf, n, sep4, nsep, out, ends)
             if used >= 0:
                 return used, declined, "in place", 0
+            if not nsep:
+                used = _int_rows_of(fields, nf, n, out, ends)
+                if used >= 0:
+                    return used, declined, "integer rows", nf
             used = _columns(fields, nf, n, sep4, nsep, out, ends, &plain)
             if used >= 0:
                 return used, declined, "by field", plain
