@@ -260,11 +260,12 @@ def _open_target(rocksdict: Any, path: Path, families: list[str]) -> Any:
 def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
           report: MigrationReport, state: dict[str, Any], state_path: Path, batch_size: int,
           progress: Progress, early: EarlySpans | None = None) -> None:
-    """Copy each column family in batches, one synced ``WriteBatch`` each, the position
-    reached written to the state file after each; each batch's span handed to *early* once
-    written."""
+    """Copy each column family in batches (:class:`_Batch`: a table file RocksDB takes in, or
+    a synced ``WriteBatch``), the position reached written to the state file after each;
+    each batch's spans handed to *early* once written."""
     families: list[str] = state["families"]
     table = state_path.with_name(source.path.name + _TABLE_SUFFIX)
+    check = True  # verify checks every key; the copy, those of its first batch
     for index in range(state["family"], len(families)):
         name = families[index]
         if early is not None and index > 0:
@@ -275,8 +276,7 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
         watch = _OrderWatch(report, last_new,
                             None if last_new is None else t._target.decode(last_new))
         splits = Splits.from_dict(state.setdefault("splits", {}).get(name))
-        # verify checks every key; the copy, those of its first batch
-        new_key = kernel.new_key(t, _refuser(name), watch, check=report.keys == 0)
+        new_key = kernel.new_key(t, _refuser(name), watch, check=check)
         batch = _Batch(rocksdict, table, _family(target, name),
                        None if name == "default" else target.get_column_family_handle(name))
         entries = _entries(rocksdict, source.family(name), last_key)
@@ -288,7 +288,7 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             if batch.size >= batch_size:
                 _commit(batch, keys[-1], name, watch, splits, report, state, state_path,
                         progress, early, marks)
-                new_key.check = False
+                new_key.check = check = False
             elif (early is not None and watch.last is not None
                   and batch.size >= (len(marks) + 1) * _EARLY_SPAN
                   and batch_size - batch.size >= _EARLY_SPAN // 2):  # not a stub at the end
@@ -297,6 +297,7 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             assert new_key.last_key is not None
             _commit(batch, new_key.last_key, name, watch, splits, report, state, state_path,
                     progress, early, marks)
+            check = False
         if index + 1 < len(families):  # the next family starts afresh
             state.update(family=index + 1, last_key=None, last_new_key=None)
             _write_state(state_path, state)
