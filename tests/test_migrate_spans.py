@@ -496,55 +496,44 @@ def test_spans_walked_during_a_copy_whose_order_changes_are_dropped(
     assert seen == [None]
 
 
+def wrong_third_batch(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first value of the copy's third batch changed on its way to the store (RocksDB: a
+    batch of 97 entries is one chunk read, written as a table file)."""
+    import lexcodecs.migrate.lmdb_store as lmdb_store
+    import lexcodecs.migrate.rocksdb_store as rocksdb_store
+
+    calls = [0]
+
+    def wrong(values: list[bytes]) -> list[bytes]:
+        calls[0] += 1
+        return [b"wrong", *values[1:]] if calls[0] == 3 else values
+
+    if store == "lmdb":
+        put = lmdb_store._lmdb_put_batch
+        monkeypatch.setattr(lmdb_store, "_lmdb_put_batch",
+                            lambda target, keys, values: put(target, keys, wrong(values)))
+    else:
+        add = rocksdb_store._Batch.add
+        monkeypatch.setattr(rocksdb_store._Batch, "add",
+                            lambda self, keys, values: add(self, keys, wrong(values)))
+
+
+@pytest.mark.parametrize("store", ["lmdb", "rocksdb"])
 @pytest.mark.parametrize("workers", [0, 1])
-def test_a_wrong_write_is_found_whoever_walks_it(tmp_path: Path, workers: int,
+def test_a_wrong_write_is_found_whoever_walks_it(tmp_path: Path, workers: int, store: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch written wrong (one value changed on its way to the store) stops the
     migration before the swap, whether a worker walked its span during the copy or this
     process walks it after."""
-    import lexcodecs.migrate.lmdb_store as lmdb_store
-
-    real, calls = lmdb_store._lmdb_put_batch, [0]
-
-    def put(target: Any, keys: list[bytes], values: list[bytes]) -> None:
-        calls[0] += 1
-        if calls[0] == 3:
-            values = [b"wrong", *values[1:]]
-        real(target, keys, values)
-
-    monkeypatch.setattr(lmdb_store, "_lmdb_put_batch", put)
-    path = tmp_path / "env"
-    make_lmdb(path)
-    before = read_lmdb(path)
-    with pytest.raises(MigrationError, match="is not in the new environment as it is"):
-        migrate_lmdb(path, fdb_to_skv(), batch_size=97, workers=workers)
-    assert read_lmdb(path) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]
-
-
-@pytest.mark.parametrize("workers", [0, 1])
-def test_a_wrong_table_file_is_found_whoever_walks_it(tmp_path: Path, workers: int,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same for RocksDB, whose rising batches go in as table files: one value changed on
-    its way into the third stops the migration before the swap."""
-    import lexcodecs.migrate.rocksdb_store as rocksdb_store
-
-    real, calls = rocksdb_store._Batch.add, [0]
-
-    def add(self: Any, keys: list[bytes], values: list[bytes]) -> None:
-        calls[0] += 1  # a batch (97 entries) is one chunk read
-        if calls[0] == 3:
-            values = [b"wrong", *values[1:]]
-        real(self, keys, values)
-
-    monkeypatch.setattr(rocksdb_store._Batch, "add", add)
-    path = tmp_path / "db"
-    make_rocksdb(path)
-    before = read_rocksdb(path)
-    with pytest.raises(MigrationError, match="is not in the new database"):
-        migrate_rocksdb(path, fdb_to_skv(), batch_size=97, workers=workers)
-    assert read_rocksdb(path) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]
+    wrong_third_batch(store, monkeypatch)
+    make, read, migrate = STORES[store]
+    path = tmp_path / "store"
+    make(path)
+    before = read(path)
+    with pytest.raises(MigrationError, match=r"is not in the new (environment|database)"):
+        migrate(path, fdb_to_skv(), batch_size=97, workers=workers)
+    assert read(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
 
 
 def test_a_worker_reads_on_while_the_copy_grows_the_map(tmp_path: Path) -> None:
