@@ -243,7 +243,7 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
                 assert declined == [], (name, text)  # every edge is the kernel's own
             checked += 1
     assert checked >= 38
-    assert ways == {"in place", "integer rows", "by field", "by row"}
+    assert ways == {"in place", "number rows", "by field", "by row"}
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
@@ -251,12 +251,14 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
     ("lexkey", "a:int64, b:int64", False, "in place", 0),
     ("skv", "c:bool, a:int16 desc", False, "in place", 0),
     ("lexkey-legacy", "a:uint32, y:float32", False, "in place", 0),
-    ("orderly", "a:int32, x:float64", False, "by field", 2),  # var-ints
-    ("fdb-tuple", "a:int64, b:int64", False, "integer rows", 2),  # lengths by value
-    ("orderly", "a:int64, b:int64 desc", False, "integer rows", 2),
-    ("sqlite4", "a:int64, b:int32", False, "integer rows", 2),
-    ("fdb-tuple", "a:int64, x:float64", False, "by field", 1),  # a float's tag: checked
-    ("fdb-tuple", "a:int64, b:int64 desc, x:float64", False, "by field", 2),
+    ("orderly", "a:int32, x:float64", False, "number rows", 2),  # var-ints
+    ("fdb-tuple", "a:int64, b:int64", False, "number rows", 2),  # lengths by value
+    ("orderly", "a:int64, b:int64 desc", False, "number rows", 2),
+    ("sqlite4", "a:int64, b:int32", False, "number rows", 2),
+    ("fdb-tuple", "a:int64, x:float64", False, "number rows", 2),  # a float's tag
+    ("orderly", "a:int64, x:float64 desc, y:float32", False, "number rows", 3),
+    ("sqlite4", "a:int64, x:float64", False, "by field", 2),  # sqlite4's float: decimal
+    ("fdb-tuple", "a:int64, x:float64", True, "by field", 0),  # NULLs
     ("skv", "a:int64, b:int64", True, "by field", 0),  # a NULL is shorter
     ("orderly", "a:int64, b:int64 desc", True, "by field", 0),  # a descending last field
     ("orderly", "a:int64, b:int64", True, "by row", 0),  # orderly's NULL rule
@@ -276,47 +278,61 @@ def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool, way: 
     assert (done.way, done.plain) == (way, plain)
 
 
+#: the field types of the number-rows test, in turn: orderly has no 8- or 16-bit integers
+NUMBER_TYPES = {"orderly": ["int64", "float64", "uint64", "uint32", "float32"],
+                "fdb-tuple": ["int64", "float64", "uint64", "int16", "float32"],
+                "sqlite4": ["int64", "int32", "uint64", "int16", "uint8"]}
+
+
+def _numbers(rng: random.Random, t: str, n: int) -> Any:
+    """*n* random values of field type *t*: integers of every size and sign with the type's
+    ends, floats of every magnitude with infinities and both zeros."""
+    if t.startswith("float"):
+        values = [rng.choice([-1, 1]) * rng.random() * 10.0 ** rng.randint(-30, 30)
+                  for _ in range(n)]
+        values[:4] = [math.inf, -math.inf, 0.0, -0.0]
+        return pa.array(values, getattr(pa, t)())
+    bits, signed = _bits(t), not t.startswith("u")
+    low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
+    values = [rng.randint(low, high) >> rng.randrange(bits) for _ in range(n)]
+    values[:2] = [low, high if t != "uint64" else high - 1]  # fdb-tuple's 2**64 - 1: below
+    return pa.array(values, getattr(pa, t)())
+
+
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
 @pytest.mark.parametrize("name", ["fdb-tuple", "orderly", "sqlite4"])
 @pytest.mark.parametrize("width", [1, 2, 3, 5])
-def test_integer_rows_are_the_row_apis(name: str, width: int) -> None:
-    """Keys of integer columns only, whose lengths depend on the values, are written a row at
-    a time (two fields unrolled, more in a loop): the row API's bytes for random integers of
-    every size and sign, in both orders; a row the kernel declines (fdb-tuple's 2**64 - 1)
-    sends the batch another way, with the same bytes. (orderly has no 8- or 16-bit integers,
-    fdb-tuple no descending fields.)"""
+def test_number_rows_are_the_row_apis(name: str, width: int) -> None:
+    """Keys of integers whose lengths depend on the values, and of IEEE floats (not
+    sqlite4's), are written a row at a time (two fields unrolled, more in a loop): the row
+    API's bytes for random values of every size and sign, in both orders; a row the kernel
+    declines (fdb-tuple's 2**64 - 1, a NaN) sends the batch another way, with the same
+    bytes. (fdb-tuple has no descending fields.)"""
     rng = random.Random(width)
-    types = (["int64", "int32", "uint64", "uint32", "int64"] if name == "orderly"
-             else ["int64", "int32", "uint64", "int16", "uint8"])[:width]
-    desc = name != "fdb-tuple"  # fdb-tuple has no descending fields
+    types = NUMBER_TYPES[name][:width]
+    desc = name != "fdb-tuple"
     fields = [f"f{j}:{t}{' desc' if desc and j % 2 else ''}" for j, t in enumerate(types)]
     schema = KeySchema.parse(", ".join(fields))
-    columns = {}
-    for j, t in enumerate(types):
-        bits, signed = _bits(t), not t.startswith("u")
-        low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
-        values = [rng.randint(low, high) >> rng.randrange(bits) for _ in range(3000)]
-        values[:2] = [low, high if t != "uint64" else high - 1]
-        columns[f"f{j}"] = pa.array(values, getattr(pa, t)())
-    table = pa.table(columns)
+    table = pa.table({f"f{j}": _numbers(rng, t, 3000) for j, t in enumerate(types)})
     bound = get_codec(name).bind(schema)
-    rows = list(zip(*(table.column(f.name).to_pylist() for f in schema.fields)))
-    plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
-    assert plan is not None
-    assert columnar._run_kernel(plan, table.num_rows, pieces.CODECS[name], None).way == (
-        "integer rows")
-    assert encode_arrow(table, schema, name).to_pylist() == [bound.encode(r) for r in rows]
-    if name == "fdb-tuple" and "uint64" in types:
-        at = types.index("uint64")
-        values = table.column(at).to_pylist()
-        values[1500] = 2**64 - 1
-        table = table.set_column(at, f"f{at}", pa.array(values, pa.uint64()))
-        rows[1500] = tuple(2**64 - 1 if j == at else v for j, v in enumerate(rows[1500]))
+
+    def way_and_keys(table: Any) -> tuple[Any, list[bytes]]:
         plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
         assert plan is not None
         done = columnar._run_kernel(plan, table.num_rows, pieces.CODECS[name], None)
-        assert (done.way, done.declined) == ("by row", [1500])
+        rows = zip(*(table.column(f.name).to_pylist() for f in schema.fields))
         assert encode_arrow(table, schema, name).to_pylist() == [bound.encode(r) for r in rows]
+        return done.way, done.declined
+
+    assert way_and_keys(table) == ("number rows", [])
+    if name != "fdb-tuple":
+        return
+    for at, t in enumerate(types):  # one row each kind declines: the batch goes by row
+        if t in ("uint64", "float64"):
+            values = table.column(at).to_pylist()
+            values[1500] = 2**64 - 1 if t == "uint64" else math.nan
+            changed = table.set_column(at, f"f{at}", pa.array(values, getattr(pa, t)()))
+            assert way_and_keys(changed) == ("by row", [1500])
 
 
 def test_errors_are_the_row_apis_with_the_row() -> None:
