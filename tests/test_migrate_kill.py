@@ -71,7 +71,8 @@ sys.exit(main(sys.argv[4:]))
 #: ``MigrationReport.to_dict`` is called once when the migration is recorded, then inside
 #: each batch's write transaction, before its commit.
 #: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
-#: between a batch's commit and the state that records it. Both: ``_Lockstep.see_batch`` in
+#: between a batch's commit and the state that records it (its first call records the
+#: migration, before the new environment exists). Both: ``_Lockstep.see_batch`` in
 #: the middle of the verification; ``spans``: the same with a worker process walking spans of
 #: it (``--workers 1``), in this process's first span (its second chunk: whatever the worker
 #: takes, this process walks the first span itself); ``late-spans``:
@@ -84,7 +85,7 @@ KILL_POINTS: dict[str, dict[str, tuple[str, float | None, int]]] = {
     "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
                "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.0, 0)},
     "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
-             "commit": ("_write_state", 0.5, 0), "verify": ("see_batch", 0.5, 0),
+             "commit": ("_write_state", 0.5, 1), "verify": ("see_batch", 0.5, 0),
              "spans": ("finish", None, 1), "late-spans": ("_lmdb_put_batch", 0.75, 0)},
 }
 #: the points in the verification

@@ -4,9 +4,10 @@ nothing behind, and ``compare --store rocksdb`` sorting as SQLite does.
 
 The kills are exact rather than timed: the child is the real ``lexcodecs migrate`` command,
 with one function of the migration wrapped so that the process sends itself SIGKILL at the
-chosen point (no clean-up runs, as with ``kill -9``): after a batch is recorded early or late
-in the copy (late also with a worker walking the batches written), midway through the verify
-scan, as the verification with a worker starts, or between the two renames of the swap. The
+chosen point (no clean-up runs, as with ``kill -9``): after the first batch is written and
+before anything records it, after a batch is recorded early or late in the copy (late also
+with a worker walking the batches written), midway through the verify scan, as the
+verification with a worker starts, or between the two renames of the swap. The
 expected entries are built before the first run, from the values each old key was made from.
 """
 
@@ -111,7 +112,9 @@ point = sys.argv[1]
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
 if point in ("early", "late", "commit", "late-spans"):
-    write, after = m._write_state, {"early": 1, "late": 31, "commit": 20, "late-spans": 31}[point]
+    # the first write records the migration, before the new database exists; then a write
+    # after each batch
+    write, after = m._write_state, {"early": 2, "late": 32, "commit": 21, "late-spans": 32}[point]
     def write_state(path, state, n=[0]):
         n[0] += 1
         if n[0] == after and point == "commit":
@@ -120,6 +123,12 @@ if point in ("early", "late", "commit", "late-spans"):
         if n[0] == after:
             die()
     m._write_state = write_state
+elif point == "first":  # the first batch written, nothing recorded of it
+    commit = m._Batch.commit
+    def commit_then_die(self):
+        commit(self)
+        die()
+    m._Batch.commit = commit_then_die
 elif point == "verify":
     see, seen = v._Lockstep.see_batch, [0]
     def see_then_die(self, *batch):
@@ -144,8 +153,8 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-@pytest.mark.parametrize("point", ["early", "late", "commit", "verify", "spans", "late-spans",
-                                   "swap"])
+@pytest.mark.parametrize("point", ["first", "early", "late", "commit", "verify", "spans",
+                                   "late-spans", "swap"])
 def test_killed_and_rerun(tmp_path: Path, point: str) -> None:
     path = tmp_path / "db"
     expected = make_db(path)

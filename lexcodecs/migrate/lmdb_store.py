@@ -105,6 +105,8 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
         try:
             size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
                                    _MIN_MAP_SIZE)
+            # recorded before the new environment exists: a run killed from here on resumes
+            _write_state(state_path, state)
             target = lmdb.open(str(new_path), map_size=size)
             early = None
             try:

@@ -102,8 +102,10 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     """Migrate the keys of a RocksDB database (every column family), values unchanged.
 
     The new keys go to a new database ``<path>.lexcodecs-new`` with the same column
-    families; the position reached is saved after each batch (written as one synced
-    ``WriteBatch``) in ``<path>.lexcodecs-state``. After the checks the directories are
+    families; the position reached is saved after each batch (written durably first: a
+    table file RocksDB takes in whole, or a synced ``WriteBatch``) in
+    ``<path>.lexcodecs-state``, which records the migration before the new database is
+    created. After the checks the directories are
     swapped; the old one stays as ``<path>.lexcodecs-old`` with *keep_old*, else it is
     removed. A refusal while copying or checking removes the half-written new database and
     the state file: a rerun starts afresh, and nothing is left behind.
@@ -111,7 +113,8 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     *progress* and *phase* are as for :func:`~lexcodecs.migrate.migrate_sqlite` (the copy's
     total is RocksDB's estimate of the number of keys; the verify's is exact). *workers* is
     the number of worker processes that share the verification with this one (default: one
-    per processor but one, from 200,000 keys; see :mod:`~lexcodecs.migrate.spans`).
+    per processor but one, from 200,000 keys; see :mod:`~lexcodecs.migrate.spans`); a copy
+    that starts afresh has one of them walk the batches written while it goes on.
     """
     _check_batch_size(batch_size)
     check_workers(workers)
@@ -134,6 +137,8 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                 if state["sequence"] is None:
                     state["families"], state["sequence"] = source.families, source.sequence
                 _check_unchanged(source, state)
+                # recorded before the new database exists: a run killed from here on resumes
+                _write_state(state_path, state)
                 target = _open_target(rocksdict, new_path, state["families"])
                 early = None
                 try:
