@@ -1471,6 +1471,20 @@ def test_lmdb_refusal_leaves_no_half_written_target(tmp_path: Path) -> None:
         assert leftovers(path) == []
 
 
+def test_lmdb_new_environment_that_cannot_be_made_is_a_refusal(tmp_path: Path) -> None:
+    """LMDB cannot map the new environment (a map larger than the address space): a
+    MigrationError naming it, nothing left behind, and the same command with a sane map
+    then migrates."""
+    path = tmp_path / "env"
+    expected = make_env(path, sample_values(50))
+    with pytest.raises(MigrationError, match=r"^LMDB: cannot create .*env\.lexcodecs-new .*"
+                                             r"the original is untouched$"):
+        migrate_lmdb(path, fdb_to_skv(), map_size=2**62)
+    assert leftovers(path) == []
+    migrate_lmdb(path, fdb_to_skv())
+    assert_lmdb_migrated(path, expected)
+
+
 @pytest.mark.parametrize("batch_size", [0, -1])
 def test_non_positive_batch_size_refused(tmp_path: Path, batch_size: int) -> None:
     db = tmp_path / "kv.db"

@@ -107,7 +107,11 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                                    _MIN_MAP_SIZE)
             # recorded before the new environment exists: a run killed from here on resumes
             _write_state(state_path, state)
-            target = lmdb.open(str(new_path), map_size=size)
+            try:
+                target = lmdb.open(str(new_path), map_size=size)
+            except lmdb.Error as exc:
+                raise MigrationError(f"LMDB: cannot create {new_path} ({exc}); the original "
+                                     "is untouched") from None
             early = None
             try:
                 if state["phase"] == "copy":
