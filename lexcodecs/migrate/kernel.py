@@ -41,16 +41,15 @@ from typing import Any, Final
 from .. import _impl
 from ..errors import LexCodecError
 from .report import _OrderWatch
-from .transcoder import MigrationError, Transcoder
+from .transcoder import _PLAIN, MigrationError, Transcoder
 
 __all__ = ["NewKey", "collector_paused", "new_key", "plain_rising", "same_values"]
 
 #: the compiled twin of this module
 _COMPILED: Final = "lexcodecs.migrate._compiled"
 
-#: the types whose ``==`` is the model's equality
-_PLAIN: Final[frozenset[type]] = frozenset({str, bytes, int, type(None)})
-#: ... and those whose ``==`` is but for the sign of a zero
+#: the types whose ``==`` is the model's equality (:data:`~lexcodecs.migrate.transcoder.
+#: _PLAIN`), and those whose ``==`` is but for the sign of a zero
 _PLAIN_OR_FLOAT: Final[frozenset[type]] = _PLAIN | {float}
 
 #: builds the error for a key that cannot be migrated: (key, the error or None) -> error

@@ -123,6 +123,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     started = time.monotonic()
     at = Beside.of(path)
     src_path, new_path, state_path = at.path, at.new, at.state
+    table = src_path.with_name(src_path.name + _TABLE_SUFFIX)
     secondary = src_path.with_name(src_path.name + _SECONDARY_SUFFIX)
 
     def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
@@ -155,7 +156,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                                                state["families"][0])
                         copy_started = time.monotonic()
                         _copy(rocksdict, source, target, t, report, state, state_path,
-                              batch_size, progress, early)
+                              table, batch_size, progress, early)
                         report.copy_s += time.monotonic() - copy_started
                     verify_started = time.monotonic()
                     _verify(source, target, t, report, state, batch_size,
@@ -177,7 +178,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
             state_path.unlink(missing_ok=True)
             raise
         finally:  # left by this run, or by one that was killed
-            src_path.with_name(src_path.name + _TABLE_SUFFIX).unlink(missing_ok=True)
+            table.unlink(missing_ok=True)
             shutil.rmtree(secondary, ignore_errors=True)
         state["phase"], state["report"] = "verified", report.to_dict()
         _write_state(state_path, state)
@@ -264,13 +265,13 @@ def _open_target(rocksdict: Any, path: Path, families: list[str]) -> Any:
 
 
 def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
-          report: MigrationReport, state: dict[str, Any], state_path: Path, batch_size: int,
-          progress: Progress, early: EarlySpans | None = None) -> None:
+          report: MigrationReport, state: dict[str, Any], state_path: Path, table: Path,
+          batch_size: int, progress: Progress, early: EarlySpans | None = None) -> None:
     """Copy each column family in batches (:class:`_Batch`: a table file RocksDB takes in, or
     a synced ``WriteBatch``), the position reached written to the state file after each;
-    each batch's spans handed to *early* once written."""
+    each batch's spans handed to *early* once written; *table* is where a batch's table
+    file is written before RocksDB takes it in."""
     families: list[str] = state["families"]
-    table = state_path.with_name(source.path.name + _TABLE_SUFFIX)
     check = True  # verify checks every key; the copy, those of its first batch
     for index in range(state["family"], len(families)):
         name = families[index]

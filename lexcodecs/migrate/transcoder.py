@@ -105,8 +105,10 @@ def _rebuild_transcoder(source: dict[str, Any], target: dict[str, Any],
     return Transcoder(source, target, KeySchema.from_dict(schema), check=check)
 
 
-#: the types whose ``==`` is the model's equality: exact str, bytes, int and None
-_PLAIN: Final = frozenset({str, bytes, int, type(None)})
+#: the types whose ``==`` is the model's equality, and whose Python order is the natural
+#: order for an ascending field: exact str, bytes, int and None (None compared to None);
+#: the migration's kernel and verification use the same set
+_PLAIN: Final[frozenset[type]] = frozenset({str, bytes, int, type(None)})
 #: memo: whether a tuple of value types holds plain types only (few distinct tuples occur)
 _plain_types: dict[tuple[type, ...], bool] = {}
 

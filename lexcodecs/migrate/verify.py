@@ -44,13 +44,9 @@ from ..errors import LexCodecError
 from ..model import identical, key_function
 from .kernel import plain_rising, same_values
 from .report import MigrationReport
-from .transcoder import MigrationError, Transcoder
+from .transcoder import _PLAIN, MigrationError, Transcoder
 
 __all__: list[str] = []
-
-#: the types whose Python order and equality are those of the natural order (for an
-#: ascending field): exact str, bytes and int values, and None compared to None
-_PLAIN: frozenset[type] = frozenset({str, bytes, int, type(None)})
 
 Values = tuple[Any, ...]
 
