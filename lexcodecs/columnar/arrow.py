@@ -130,13 +130,15 @@ def _columns(data: Any, schema: KeySchema) -> list[Any]:
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
         raise SchemaError("encode_arrow takes a pyarrow.Table or RecordBatch",
                           value=type(data).__name__, expected="pyarrow.Table or RecordBatch")
-    names = list(data.schema.names)
+    found = data.schema.get_field_index  # -1: no such column, or two of that name
     out = []
     for f in schema.fields:
-        if names.count(f.name) != 1:
+        index = found(f.name)
+        if index < 0:
             raise SchemaError("no single column of that name in the table", field_name=f.name,
-                              expected="one column per key field: " + ", ".join(names))
-        column = data.column(f.name)
+                              expected="one column per key field: "
+                              + ", ".join(data.schema.names))
+        column = data.column(index)
         if isinstance(column, pa.ChunkedArray):
             column = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
         out.append(column)
@@ -167,11 +169,10 @@ def _check_size(used: int) -> None:
 # -- the kernel's plan -----------------------------------------------------------------------
 
 
-def _source(column: Any) -> tuple[int, int, int] | None:
-    """How the kernel reads *column*: (source kind, and for a time its microseconds per unit
-    as multiplier and divisor), or None when it does not."""
+def _source(kind: Any) -> tuple[int, int, int] | None:
+    """How the kernel reads a column of Arrow type *kind*: (source kind, and for a time its
+    microseconds per unit as multiplier and divisor), or None when it does not."""
     pa = _pa()
-    kind = column.type
     if pa.types.is_timestamp(kind) or pa.types.is_duration(kind):
         return (pieces.TIME64_SOURCE, *_MICROS[kind.unit])
     if pa.types.is_date32(kind):
@@ -180,16 +181,17 @@ def _source(column: Any) -> tuple[int, int, int] | None:
     return None if source is None else (source, 0, 0)
 
 
-def _source_fits(column: Any, source: int, piece: pieces.Piece, field_type: str) -> bool:
-    """Whether a column of *source* kind feeds *piece* the values the row API gets from it."""
+def _source_fits(kind: Any, source: int, piece: pieces.Piece, field_type: str) -> bool:
+    """Whether a column of Arrow type *kind* (read as *source*) feeds *piece* the values the
+    row API gets from it."""
     pa = _pa()
     if source in pieces.INT_SOURCES:
         return piece.writer in pieces.INT_WRITERS and not piece.time
     if source in (pieces.TIME64_SOURCE, pieces.TIME32_SOURCE):
-        duration = pa.types.is_duration(column.type)
+        duration = pa.types.is_duration(kind)
         return piece.time and (field_type == "duration") == duration
     if source in pieces.TEXT_SOURCES:
-        text = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+        text = pa.types.is_string(kind) or pa.types.is_large_string(kind)
         return piece.writer == pieces.WRITERS["bytes"] and (field_type == "string") == text
     if source == pieces.BOOL_SOURCE:
         return piece.writer == pieces.WRITERS["bool"]
@@ -209,6 +211,33 @@ def _default(name: str) -> Codec:
     return get_codec(name)
 
 
+#: a field's part of the plan that depends on no column's buffers: (source kind,), the
+#: piece's (writer .. max length), (a time's multiplier, divisor)
+_Layout = tuple[tuple[int], tuple[Any, ...], tuple[int, int]]
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(name: str, schema: KeySchema,
+            kinds: tuple[tuple[Any, bool], ...]) -> tuple[_Layout, ...] | None:
+    """The plan of codec *name* (its default options) for *schema*'s fields read from
+    columns of these (Arrow type, holds a NULL): all of it but the buffers' addresses, or
+    None when any field is not the kernel's. Kept per combination: a stream of record
+    batches pays for the pieces, the sources and the NULL bytes once (they took most of a
+    call's 23 µs, and up to ten times that with the caches cold after other work)."""
+    out: list[_Layout] = []
+    for f, (kind, nulls) in zip(schema.fields, kinds):
+        piece = pieces.piece_of(name, f)
+        source = _source(kind)
+        if piece is None or source is None or not _source_fits(kind, source[0], piece, f.type):
+            return None
+        null = pieces.null_bytes(_default(name), f, piece) if nulls else None
+        out.append(((source[0],),
+                    (piece.writer, piece.width, piece.flags, piece.lo, piece.hi, piece.prefix,
+                     piece.suffix, null, *piece.bools, piece.layout, piece.max_length),
+                    (source[1], source[2])))
+    return tuple(out)
+
+
 def _plan(codec: Codec, schema: KeySchema, columns: list[Any]) -> list[tuple[Any, ...]] | None:
     """The kernel's rows, one per field (``_kernel.pyx``'s ``_load``), or None when any part
     of the batch is not the kernel's."""
@@ -217,21 +246,23 @@ def _plan(codec: Codec, schema: KeySchema, columns: list[Any]) -> list[tuple[Any
             or name not in pieces.CODECS):
         return None
     registered = _default(name)
-    if type(codec) is not type(registered) or codec != registered:
+    if codec is not registered and (type(codec) is not type(registered)
+                                    or codec != registered):
         return None  # options: the row API
+    nulls = [column.null_count != 0 for column in columns]
+    kinds = tuple(zip([column.type for column in columns], nulls))
+    try:
+        layout = _layout(name, schema, kinds)
+    except TypeError:  # an extension type of Python's own that is not hashable: not kept
+        layout = _layout.__wrapped__(name, schema, kinds)
+    if layout is None:
+        return None
     plan: list[tuple[Any, ...]] = []
-    for f, column in zip(schema.fields, columns):
-        piece = pieces.piece_of(name, f)
-        source = _source(column)
-        if piece is None or source is None or not _source_fits(column, source[0], piece, f.type):
-            return None
+    for (source, piece, unit), column, null in zip(layout, columns, nulls):
         buffers = column.buffers()
-        valid = _address(buffers[0]) if column.null_count else 0
-        data = _address(buffers[2]) if len(buffers) > 2 else 0
-        null = pieces.null_bytes(codec, f, piece) if column.null_count else None
-        plan.append((source[0], valid, _address(buffers[1]), column.offset, piece.writer,
-                     piece.width, piece.flags, piece.lo, piece.hi, piece.prefix, piece.suffix,
-                     null, *piece.bools, piece.layout, piece.max_length, data, *source[1:]))
+        plan.append((*source, _address(buffers[0]) if null else 0, _address(buffers[1]),
+                     column.offset, *piece, _address(buffers[2]) if len(buffers) > 2 else 0,
+                     *unit))
     return plan
 
 
