@@ -258,6 +258,8 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
     ("fdb-tuple", "a:int64, x:float64", False, "number rows", 2),  # a float's tag
     ("orderly", "a:int64, x:float64 desc, y:float32", False, "number rows", 3),
     ("sqlite4", "a:int64, x:float64", False, "by field", 2),  # sqlite4's float: decimal
+    ("sqlite4", "a:int64 desc", True, "number rows", 1),  # sqlite4's NULLs in the rows
+    ("sqlite4", "a:int64, b:int32 desc", True, "number rows", 2),
     ("fdb-tuple", "a:int64, x:float64", True, "by field", 0),  # NULLs
     ("skv", "a:int64, b:int64", True, "by field", 0),  # a NULL is shorter
     ("orderly", "a:int64, b:int64 desc", True, "by field", 0),  # a descending last field
@@ -333,6 +335,36 @@ def test_number_rows_are_the_row_apis(name: str, width: int) -> None:
             values[1500] = 2**64 - 1 if t == "uint64" else math.nan
             changed = table.set_column(at, f"f{at}", pa.array(values, getattr(pa, t)()))
             assert way_and_keys(changed) == ("by row", [1500])
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+@pytest.mark.parametrize("width", [1, 2, 3, 5])
+def test_sqlite4_number_rows_with_nulls_are_the_row_apis(width: int) -> None:
+    """sqlite4's integers with NULLs (in every field, each order, a NULL row first, last and
+    whole) are written a row at a time: the row API's bytes, the NULL piece in place."""
+    rng = random.Random(100 + width)
+    types = NUMBER_TYPES["sqlite4"][:width]
+    fields = [f"f{j}:{t}{' desc' if j % 2 == 0 else ''}" for j, t in enumerate(types)]
+    schema = KeySchema.parse(", ".join(fields))
+    n = 3000
+    columns = {}
+    for j, t in enumerate(types):
+        values = _numbers(rng, t, n).to_pylist()
+        for i in [0, n - 1, 1234, *rng.sample(range(n), n // 5)]:
+            values[i] = None  # rows 0, 1234 and n - 1 NULL in every field
+        columns[f"f{j}"] = pa.array(values, getattr(pa, t)())
+    table = pa.table(columns)
+    plan = columnar._plan(get_codec("sqlite4"), schema, columnar._columns(table, schema))
+    assert plan is not None
+    done = columnar._run_kernel(plan, n, pieces.CODECS["sqlite4"], None)
+    assert (done.way, done.declined) == ("number rows", [])
+    bound = get_codec("sqlite4").bind(schema)
+    rows = zip(*(table.column(f.name).to_pylist() for f in schema.fields))
+    assert encode_arrow(table, schema, "sqlite4").to_pylist() == [bound.encode(r) for r in rows]
+    # a slice: the validity bits read at the column's offset
+    part = table.slice(7, 2000)
+    rows = zip(*(part.column(f.name).to_pylist() for f in schema.fields))
+    assert encode_arrow(part, schema, "sqlite4").to_pylist() == [bound.encode(r) for r in rows]
 
 
 def test_errors_are_the_row_apis_with_the_row() -> None:
