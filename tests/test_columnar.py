@@ -493,6 +493,44 @@ def test_batches_chunks_and_overrides() -> None:
         [bound.encode((v,)) for v in big.column("u").to_pylist()]
 
 
+class _Tagged(pa.ExtensionType):
+    """An extension type of Python's own: pyarrow makes it unhashable (it defines ``__eq__``)."""
+
+    def __init__(self) -> None:
+        super().__init__(pa.int64(), "lexcodecs.test.tagged")
+
+    def __arrow_ext_serialize__(self) -> bytes:
+        return b""
+
+    @classmethod
+    def __arrow_ext_deserialize__(cls, storage_type: Any, serialized: bytes) -> _Tagged:
+        return cls()
+
+
+def test_the_kept_plan_follows_the_columns_types_and_nulls() -> None:
+    """One schema over columns of other types, with and without NULLs, and of an unhashable
+    extension type, batch after batch: each batch's keys are the row API's, and the kernel
+    declines no NULL (the part of the plan kept per codec, schema, column types and NULLs
+    must not serve another combination)."""
+    columns = [pa.array([5, -3, 2**40], pa.int64()), pa.array([5, None, -3], pa.int64()),
+               pa.array([7, -8, 9], pa.int32()), pa.array([None, 1, None], pa.int32()),
+               pa.array([5, -3, 2**40], pa.int64())]
+    columns.append(pa.ExtensionArray.from_storage(_Tagged(), columns[1]))
+    for name in ("sqlite4", "fdb-tuple", "orderly", "skv"):
+        text = "a:int64" if name == "fdb-tuple" else "a:int64 desc"  # (no descending)
+        bound = get_codec(name).bind(KeySchema.parse(text))
+        for column in columns:
+            table = pa.table({"a": column})
+            values = column.storage if isinstance(column, pa.ExtensionArray) else column
+            expected = [bound.encode((v,)) for v in values.to_pylist()]
+            assert encode_arrow(table, text, name).to_pylist() == expected, (name, column.type)
+            schema = KeySchema.parse(text)
+            plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
+            if plan is not None and kernel_available():  # NULLs by the plan's NULL bytes
+                done = columnar._run_kernel(plan, 3, pieces.CODECS[name], None)
+                assert done.declined == [], (name, column.type)
+
+
 def test_codec_objects_options_and_plugins() -> None:
     """A Codec object; options the kernel does not write (the row API's bytes); a plugin."""
     table = pa.table({"a": pa.array([-1, 0, 7], pa.int64())})
