@@ -1485,6 +1485,25 @@ def test_lmdb_new_environment_that_cannot_be_made_is_a_refusal(tmp_path: Path) -
     assert_lmdb_migrated(path, expected)
 
 
+def test_lmdb_state_file_that_cannot_be_written_is_a_refusal(tmp_path: Path) -> None:
+    """The state file cannot be written (its temporary name is taken by a directory, which
+    no one, root included, can open for writing): a MigrationError naming it, the original
+    untouched and nothing else left behind; once the way is clear the migration runs."""
+    path = tmp_path / "env"
+    expected = make_env(path, sample_values(50))
+    before = read_env(path)
+    blocker = tmp_path / "env.lexcodecs-state.tmp"
+    blocker.mkdir()
+    with pytest.raises(MigrationError, match=r"^cannot write the migration's state file "
+                                             r".*env\.lexcodecs-state .*untouched$"):
+        migrate_lmdb(path, fdb_to_skv())
+    assert read_env(path) == before
+    assert leftovers(path) == ["env.lexcodecs-state.tmp"]
+    blocker.rmdir()
+    migrate_lmdb(path, fdb_to_skv())
+    assert_lmdb_migrated(path, expected)
+
+
 @pytest.mark.parametrize("batch_size", [0, -1])
 def test_non_positive_batch_size_refused(tmp_path: Path, batch_size: int) -> None:
     db = tmp_path / "kv.db"

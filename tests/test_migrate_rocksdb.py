@@ -87,6 +87,24 @@ def assert_migrated(path: Path, expected: dict[str, dict[tuple[str, int], bytes]
         assert all(a < b for a, b in pairwise(natural)), f"{name}: not in natural order"
 
 
+def test_a_state_file_that_cannot_be_written_is_a_refusal(tmp_path: Path) -> None:
+    """As for LMDB (tests/test_migrate.py): a MigrationError naming the state file, the
+    original untouched, nothing left but the blocking directory; then the migration runs."""
+    path = tmp_path / "db"
+    expected = make_db(path, 200)
+    before = read_db(path)
+    blocker = tmp_path / "db.lexcodecs-state.tmp"
+    blocker.mkdir()
+    with pytest.raises(MigrationError, match=r"^cannot write the migration's state file "
+                                             r".*db\.lexcodecs-state .*untouched$"):
+        migrate_rocksdb(path, Transcoder("fdb-tuple", "skv", SCHEMA))
+    assert read_db(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db", "db.lexcodecs-state.tmp"]
+    blocker.rmdir()
+    migrate_rocksdb(path, Transcoder("fdb-tuple", "skv", SCHEMA))
+    assert_migrated(path, expected)
+
+
 def test_round_trip_with_column_families_and_keep_old(tmp_path: Path) -> None:
     path = tmp_path / "db"
     expected = make_db(path, 500)

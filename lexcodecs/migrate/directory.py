@@ -49,13 +49,21 @@ class Beside:
 
 
 def write_state(path: Path, state: dict[str, Any]) -> None:
-    """Replace the state file atomically (write, fsync, rename)."""
+    """Replace the state file atomically (write, fsync, rename). A file that cannot be
+    written (a directory without room or permission) is a :class:`MigrationError`: every
+    caller's refusal path then removes what the run wrote."""
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(state, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(state, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp.is_file():
+            tmp.unlink()
+        raise MigrationError(f"cannot write the migration's state file {path} "
+                             f"({exc.strerror or exc}); the original is untouched") from None
 
 
 def swapping(state_path: Path) -> bool:
