@@ -515,7 +515,8 @@ def wrong_third_batch(store: str, monkeypatch: pytest.MonkeyPatch) -> None:
     else:
         add = rocksdb_store._Batch.add
         monkeypatch.setattr(rocksdb_store._Batch, "add",
-                            lambda self, keys, values: add(self, keys, wrong(values)))
+                            lambda self, keys, values, **how: add(self, keys, wrong(values),
+                                                                  **how))
 
 
 @pytest.mark.parametrize("store", ["lmdb", "rocksdb"])

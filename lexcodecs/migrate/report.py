@@ -112,15 +112,21 @@ class MigrationReport:
 
 class _OrderWatch:
     """Follows the new keys in old order: where a new key sorts before the previous one, the
-    old order disagreed with the new."""
+    old order disagreed with the new. *flat* counts the steps where the new keys did not
+    rise (those, and equal new keys): a copy whose count did not move over a chunk knows its
+    new keys rose, without comparing them again. (The compiled ``NewKey`` calls :meth:`see`
+    only for such steps, and keeps *last* itself for the others.)"""
 
     def __init__(self, report: MigrationReport, last: bytes | None = None,
                  last_values: tuple[Any, ...] | None = None) -> None:
         self.report = report
         self.last = last
         self.last_values = last_values
+        self.flat = 0
 
     def see(self, new: bytes, values: tuple[Any, ...]) -> None:
-        if self.last is not None and new < self.last:
-            self.report.note_order(self.last_values or (), values)
+        if self.last is not None and new <= self.last:
+            self.flat += 1
+            if new < self.last:
+                self.report.note_order(self.last_values or (), values)
         self.last, self.last_values = new, values

@@ -49,8 +49,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
-from itertools import chain, cycle, islice
-from operator import lt
+from itertools import chain, cycle
 from pathlib import Path
 from typing import Any
 
@@ -289,7 +288,9 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
         entries = _entries(rocksdict, source.family(name), last_key)
         marks: list[tuple[bytes, bytes]] = []  # (old key, new key): where early spans end
         for keys, stored in pair_chunks_upto(entries, None, _chunk_sizes(batch_size)):
-            batch.add(list(map(new_key, keys)), stored)
+            flat = watch.flat
+            new_keys = list(map(new_key, keys))
+            batch.add(new_keys, stored, rising=watch.flat == flat)
             if early is not None:
                 early.poll()
             if batch.size >= batch_size:
@@ -369,12 +370,12 @@ class _Batch:
         self.writes: Any = None
         self.last: bytes | None = None  # the table file's last key
 
-    def add(self, keys: list[bytes], values: list[bytes]) -> None:
-        """The next entries of the batch (at least one)."""
+    def add(self, keys: list[bytes], values: list[bytes], *, rising: bool) -> None:
+        """The next entries of the batch (at least one); *rising*: each key sorts after the
+        one before it (the copy's order watch says so)."""
         self.size += len(keys)
         rocksdict = self.rocksdict
-        if (self.writes is None and (self.last is None or self.last < keys[0])
-                and all(map(lt, keys, islice(keys, 1, None)))):
+        if self.writes is None and rising and (self.last is None or self.last < keys[0]):
             if self.table_writer is None:
                 self.table.unlink(missing_ok=True)  # a half-written one of a killed run
                 self.table_writer = rocksdict.SstFileWriter(rocksdict.Options(raw_mode=True))
