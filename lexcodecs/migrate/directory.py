@@ -47,6 +47,10 @@ class Beside:
         return cls(p, *(p.with_name(p.name + suffix) for suffix in
                         (".lexcodecs-new", ".lexcodecs-old", ".lexcodecs-state")))
 
+    def beside(self, suffix: str) -> Path:
+        """Another path beside the store, a store's own (RocksDB's batch table file)."""
+        return self.path.with_name(self.path.name + suffix)
+
 
 def write_state(path: Path, state: dict[str, Any]) -> None:
     """Replace the state file atomically (write, fsync, rename). A file that cannot be

@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import chain, cycle
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..errors import LexCodecError
 from . import kernel
@@ -72,25 +72,25 @@ from .spans import (
     workers_for,
 )
 from .transcoder import MigrationError, Transcoder
-from .verify import _check_batch_size, _verify_chunk
+from .verify import VERIFY_CHUNK, _check_batch_size, _verify_chunk
 
 __all__ = ["migrate_rocksdb"]
 
 #: the file rocksdict keeps its own settings in, inside a database directory
-_CONFIG = "rocksdict-config.json"
+_CONFIG: Final = "rocksdict-config.json"
 #: the entries the copy reads, transcodes and writes at a time (a batch is several): what it
 #: holds is a chunk, not a batch (measured at a million keys: 15 MB held, against 208 with
 #: lists of a batch's 100,000 entries; reading alone took half the time in chunks of 4,096,
-#: a whole copy about the same)
-_READ_CHUNK = 4096
+#: a whole copy about the same): the verification's chunk
+_READ_CHUNK: Final = VERIFY_CHUNK
 #: the entries of a span handed to a worker during the copy (:class:`~lexcodecs.migrate.
 #: spans.EarlySpans`), a batch being several: the walk left when the copy ends is shared
 #: between this process and the worker a span at a time, so shorter spans end it more evenly
-_EARLY_SPAN = 8 * _READ_CHUNK
+_EARLY_SPAN: Final = 8 * _READ_CHUNK
 #: beside the database: a batch written as a table file, before RocksDB takes it in
-_TABLE_SUFFIX = ".lexcodecs-batch.sst"
+_TABLE_SUFFIX: Final = ".lexcodecs-batch.sst"
 #: beside the database: the files of a worker's secondary instance of the new database
-_SECONDARY_SUFFIX = ".lexcodecs-secondary"
+_SECONDARY_SUFFIX: Final = ".lexcodecs-secondary"
 
 
 @kernel.collector_paused()
@@ -122,8 +122,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     started = time.monotonic()
     at = Beside.of(path)
     src_path, new_path, state_path = at.path, at.new, at.state
-    table = src_path.with_name(src_path.name + _TABLE_SUFFIX)
-    secondary = src_path.with_name(src_path.name + _SECONDARY_SUFFIX)
+    table, secondary = at.beside(_TABLE_SUFFIX), at.beside(_SECONDARY_SUFFIX)
 
     def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
         return {"settings": settings, "phase": "copy", "families": None, "family": 0,
@@ -207,8 +206,7 @@ class _Source:
                 rocksdict.Rdict.list_cf(str(path), rocksdict.Options(raw_mode=True)))
             self.db = rocksdict.Rdict(
                 str(path), rocksdict.Options(raw_mode=True),
-                column_families={name: rocksdict.Options(raw_mode=True)
-                                 for name in self.families if name != "default"},
+                column_families=_family_options(rocksdict, self.families),
                 access_type=rocksdict.AccessType.read_only(False))
         except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
             self._tidy()
@@ -234,6 +232,14 @@ class _Source:
         self._tidy()
 
 
+def _family_options(rocksdict: Any, families: list[str], make: Callable[[], Any] | None = None
+                    ) -> dict[str, Any]:
+    """The options of each column family but the default one, to open a database with
+    (each ``Options(raw_mode=True)``, or what *make* gives)."""
+    return {name: (make or partial(rocksdict.Options, raw_mode=True))()
+            for name in families if name != "default"}
+
+
 def _family(db: Any, name: str) -> Any:
     """The column family *name* of *db* (the database itself for "default")."""
     return db if name == "default" else db.get_column_family(name)
@@ -256,8 +262,8 @@ def _open_target(rocksdict: Any, path: Path, families: list[str]) -> Any:
     options.create_if_missing(True)
     options.create_missing_column_families(True)
     try:
-        return rocksdict.Rdict(str(path), options, column_families={
-            name: rocksdict.Options(raw_mode=True) for name in families if name != "default"})
+        return rocksdict.Rdict(str(path), options,
+                               column_families=_family_options(rocksdict, families))
     except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
         raise MigrationError(f"RocksDB: cannot create {path} ({exc}); the original is "
                              "untouched") from None
@@ -483,16 +489,16 @@ class _RocksSpans:
         the copy wrote since."""
         rocksdict = _rocksdict()
 
-        def options() -> Any:
+        def options(path: str) -> Any:
             o = rocksdict.Options(raw_mode=True)
-            if secondary is not None:
+            if secondary is not None and path == new_path:
                 o.set_max_open_files(-1)  # RocksDB: a secondary keeps every table file open
             return o
 
         access = rocksdict.AccessType
         dbs = tuple(rocksdict.Rdict(
-            path, options(),
-            column_families={name: options() for name in families if name != "default"},
+            path, options(path),
+            column_families=_family_options(rocksdict, families, partial(options, path)),
             access_type=(access.secondary(secondary) if secondary and path == new_path
                          else access.read_only(False))) for path in (old_path, new_path))
         return cls(partial(_family, dbs[0]), partial(_family, dbs[1]), dbs,

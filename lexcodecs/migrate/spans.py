@@ -304,8 +304,9 @@ class EarlySpans:
     """The spans of the batches copied so far, walked by a worker process while the copy
     goes on: the verification's walk is then mostly done when the copy ends.
 
-    After each committed batch the copy hands over its span: the old keys of the batch and
-    the new keys from the last batch's last to this one's. Such a span holds its final
+    After each committed batch the copy hands over its spans (one, or RocksDB's several,
+    ended at marks within the batch): the old keys of each and the new keys from the last
+    span's end to its own. Such a span holds its final
     entries once the batch is committed only if the new keys rise in the old order to the
     end of the copy, so what the worker finds is used only then (:meth:`finish`): a
     refusal it met is raised there; with any order change, the verification walks the whole
@@ -352,8 +353,10 @@ class EarlySpans:
     def finish(self, store: SpanStore, report: MigrationReport,
                progress: Callable[[int], None] | None) -> list[SpanResult] | None:
         """Every span's result, the rest walked here (the last span: after the last batch),
-        or None when the copy saw the old order change (walk the whole store instead)."""
+        or None when the copy saw the old order change (walk the whole store instead: the
+        workers of the early spans are stopped first, not left to hold the store open)."""
         if report.order_changes:
+            self.close()
             return None
         if self.errors:
             raise self.errors[0]
