@@ -41,13 +41,20 @@ class OptionalBuildExt(build_ext):
             _warn(f"the compiled codec modules were not built ({exc})")
 
     def build_extension(self, ext: Extension) -> None:
-        compiler = os.path.basename(getattr(self.compiler, "compiler_so", [""])[0])
-        if ext.name == "lexcodecs.columnar._kernel" and "gcc" in compiler:
+        if ext.name == "lexcodecs.columnar._kernel" and self.compiler.compiler_type == "unix":
             # The kernel's loops are fused builds (a writer x a way each) that rely on their
             # inline writers being inlined; at GCC's default growth budget for the module
             # any new loop made it stop inlining some writer somewhere (fdb-tuple's int32 +
             # float64 6.7 -> 8.9 ns a row, lexkey-legacy's uint32 + float32 6.5 -> 13.2).
-            ext.extra_compile_args = [*ext.extra_compile_args, "--param=inline-unit-growth=200"]
+            # GCC's option, whatever the compiler is called; one that refuses it builds the
+            # kernel with its own defaults.
+            plain = ext.extra_compile_args
+            ext.extra_compile_args = [*plain, "--param=inline-unit-growth=200"]
+            try:
+                super().build_extension(ext)
+                return
+            except Exception:
+                ext.extra_compile_args = plain
         try:
             super().build_extension(ext)
         except Exception as exc:
