@@ -375,10 +375,6 @@ for _h in range(1845):
     _SQ4_HIGH[_h].x = (_b << 8) | (9 + _nh)
     _SQ4_HIGH[_h].hk = 0 if _h else 56
     _SQ4_HIGH[_h].he1 = 9 + _nh
-# one plus on every digit byte before the last: 0x0001010101010101 >> 8 t, t trailing zero digits
-cdef uint64_t _SQ4_MORE[8]
-for _t in range(8):
-    _SQ4_MORE[_t] = 0x0001010101010101 >> (8 * _t)
 
 
 cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) noexcept nogil:
@@ -408,7 +404,7 @@ cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) no
     # 0x17 + E, or 0x13 - E = ~(0xEC + E), E = 8 + H's digits - leading zero digits
     head = (h.x - (lead >> 3) + 0x16 + (<uint32_t>sign & 0xD5)) ^ <uint32_t>flip
     memcpy(p, &head, 4)
-    mantissa = ((w * 2 + _SQ4_MORE[trail >> 3]) ^ flip) >> lead
+    mantissa = ((w * 2 + (0x0001010101010101ULL >> trail)) ^ flip) >> lead  # +1 but the last
     p += h.he1
     memcpy(p - 8, &mantissa, 8)
     return p - ((lead + trail) >> 3)
@@ -847,7 +843,7 @@ cdef enum:
     CHUNK = 1024
     STRIDE = MAX_PIECE + 8
     #: the most fields :func:`_number_rows` takes (its settings are an array on the stack)
-    MAX_NUMBER_ROWS = 8
+    MAX_NUMBER_FIELDS = 8
 
 
 ctypedef struct Sink:
@@ -1366,12 +1362,12 @@ cdef Py_ssize_t _number_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_t 
                                 uint8_t* out, int32_t* ends) noexcept nogil:
     """:func:`_number_rows` when every field is an integer of one variable-length writer
     (fdb-tuple's, orderly's var-int, sqlite4's) or an IEEE float, each from a column without
-    NULLs, the integers without checks, prefixes or suffixes (:func:`_plain`), and the codec
-    has no separator; else -1."""
+    NULLs, the integers without checks, prefixes or suffixes (:func:`_plain`); else -1. (Its
+    caller sends only codecs without a separator.)"""
     cdef Py_ssize_t j
     cdef int writer = 0
     cdef bint floats = False
-    if nf < 1 or nf > MAX_NUMBER_ROWS:
+    if nf < 1 or nf > MAX_NUMBER_FIELDS:
         return -1
     for j in range(nf):
         if fields[j].writer == W_FLOAT and fields[j].valid == NULL:
@@ -1396,7 +1392,7 @@ cdef Py_ssize_t _sq4_null_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_
     codecs' NULL columns go by field, at 4-7 ns a row."""
     cdef Py_ssize_t j
     cdef FieldC f
-    if nf < 1 or nf > MAX_NUMBER_ROWS:
+    if nf < 1 or nf > MAX_NUMBER_FIELDS:
         return -1
     for j in range(nf):
         f = fields[j]
@@ -1454,7 +1450,7 @@ cdef Py_ssize_t _number_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
     two int64 19.0 to 15.9 ns a row; fdb-tuple ``int32 + float64`` 9.9 to 6.5)."""
     cdef Py_ssize_t j, k
     cdef uint8_t* p = out
-    cdef RowField r[MAX_NUMBER_ROWS]
+    cdef RowField r[MAX_NUMBER_FIELDS]
     for j in range(nf):
         r[j].f = fields[j]
         r[j].inv = 0xFFFFFFFFFFFFFFFFULL if fields[j].flags & F_INVERT else 0
@@ -1565,8 +1561,9 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
                 Py_ssize_t capacity, uintptr_t offsets, dict overrides):
     """Write the keys of rows ``0..n-1`` into *data* (*capacity* bytes, at least what
     :func:`capacity` says) and their ``n + 1`` int32 ends into *offsets*. Returns (bytes
-    used, declined row indices, the way taken: ``"in place"``, ``"by field"`` or ``"by
-    row"``, how many columns the plain loops wrote); a declined row found in *overrides* gets
+    used, declined row indices, the way taken: ``"in place"``, ``"number rows"``, ``"by
+    field"`` or ``"by row"``, how many columns the loops without checks wrote, every field
+    for number rows); a declined row found in *overrides* gets
     those bytes instead, and is not returned. *tail*: orderly's NULLs (:func:`_rows`). Past
     2 GiB the offsets wrap: the caller refuses that. (The way and the count are for the
     tests: a fast way lost shows there, not only in a benchmark.)"""

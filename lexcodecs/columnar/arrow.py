@@ -211,9 +211,9 @@ def _default(name: str) -> Codec:
     return get_codec(name)
 
 
-#: a field's part of the plan that depends on no column's buffers: (source kind,), the
+#: a field's part of the plan that depends on no column's buffers: the source kind, the
 #: piece's (writer .. max length), (a time's multiplier, divisor)
-_Layout = tuple[tuple[int], tuple[Any, ...], tuple[int, int]]
+_Layout = tuple[int, tuple[Any, ...], tuple[int, int]]
 
 
 @functools.lru_cache(maxsize=256)
@@ -231,7 +231,7 @@ def _layout(name: str, schema: KeySchema,
         if piece is None or source is None or not _source_fits(kind, source[0], piece, f.type):
             return None
         null = pieces.null_bytes(_default(name), f, piece) if nulls else None
-        out.append(((source[0],),
+        out.append((source[0],
                     (piece.writer, piece.width, piece.flags, piece.lo, piece.hi, piece.prefix,
                      piece.suffix, null, *piece.bools, piece.layout, piece.max_length),
                     (source[1], source[2])))
@@ -252,15 +252,17 @@ def _plan(codec: Codec, schema: KeySchema, columns: list[Any]) -> list[tuple[Any
     nulls = [column.null_count != 0 for column in columns]
     kinds = tuple(zip([column.type for column in columns], nulls))
     try:
-        layout = _layout(name, schema, kinds)
+        hash(kinds)
     except TypeError:  # an extension type of Python's own that is not hashable: not kept
         layout = _layout.__wrapped__(name, schema, kinds)
+    else:
+        layout = _layout(name, schema, kinds)
     if layout is None:
         return None
     plan: list[tuple[Any, ...]] = []
     for (source, piece, unit), column, null in zip(layout, columns, nulls):
         buffers = column.buffers()
-        plan.append((*source, _address(buffers[0]) if null else 0, _address(buffers[1]),
+        plan.append((source, _address(buffers[0]) if null else 0, _address(buffers[1]),
                      column.offset, *piece, _address(buffers[2]) if len(buffers) > 2 else 0,
                      *unit))
     return plan
