@@ -372,6 +372,14 @@ def test_schemaless_check() -> None:
                                 [(-1,), (1,)])
 
 
+def test_schemaless_check_looks_inside_the_pairs() -> None:
+    schema = KeySchema.parse("n:int64")
+    codec = SchemalessMisordered()  # its ints little-endian: 358 and -358 sort the wrong way
+    checks.check_schemaless(codec, schema, [(358,)])  # one key: nothing to compare
+    with pytest.raises(ConformanceError, match=r"without a schema, \(-358,\) < \(358,\)"):
+        checks.check_schemaless(codec, schema, [(358,)], [((358,), (-358,))])
+
+
 def test_prefix_free_check_looks_inside_the_pairs() -> None:
     schema = KeySchema.parse("s:string")
     checks.check_prefix_free(Unterminated(), schema, [("a",)])  # one key: nothing to compare

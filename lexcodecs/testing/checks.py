@@ -392,15 +392,17 @@ class _WithoutSchema:
         return self.codec.bind(schema)
 
 
-def check_schemaless(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]) -> None:
+def check_schemaless(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],
+                     pairs: Pairs = ()) -> None:
     """``encode(values)`` without a schema (for a codec that claims ``schemaless``) orders
     and separates values as *schema* -- the types the codec chooses from the values (str:
-    string, bytes, bool, float: float64, int) -- says; a self-describing codec decodes each
-    such key without the schema back to the values."""
+    string, bytes, bool, float: float64, int) -- says, over the batch and each extra pair
+    (as :func:`check_order` and :func:`check_injective` judge them); a self-describing codec
+    decodes each such key of the batch without the schema back to the values."""
     plain: Any = _WithoutSchema(codec)
     try:
-        check_order(plain, schema, batch)
-        check_injective(plain, schema, batch)
+        check_order(plain, schema, batch, pairs)
+        check_injective(plain, schema, batch, pairs)
     except ConformanceError as exc:
         raise ConformanceError("schemaless", codec, schema,
                                f"without a schema, {exc.detail}") from exc
