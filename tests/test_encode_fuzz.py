@@ -179,12 +179,20 @@ def _huge(kind: str, n: int) -> Any:
 
 
 def _elapsed(op: Callable[[], Any]) -> float:
-    best = float("inf")
-    for _ in range(2):
-        start = time.perf_counter()
-        _check(op, "huge")
-        best = min(best, time.perf_counter() - start)
-    return best
+    start = time.perf_counter()
+    _check(op, "huge")
+    return time.perf_counter() - start
+
+
+def _best_times(small: Callable[[], Any], big: Callable[[], Any], rounds: int,
+                best: tuple[float, float] = (float("inf"), float("inf"))) -> tuple[float, float]:
+    """The least time of each of *small* and *big* over *rounds* more runs, in turns (so
+    that a busy spell of the host slows both, not only the one that ran in it)."""
+    t_small, t_big = best
+    for _ in range(rounds):
+        t_small = min(t_small, _elapsed(small))
+        t_big = min(t_big, _elapsed(big))
+    return t_small, t_big
 
 
 @pytest.mark.parametrize("unlimited", [False, True], ids=["int-digit-limit", "no-limit"])
@@ -206,8 +214,10 @@ def test_huge_values_cost_linear_time(name: str, unlimited: bool) -> None:
                 def encode(v: Any, s: KeySchema | None = schema) -> Any:
                     return codec.encode((v,)) if s is None else codec.encode((v,), s)
 
-                t_small = _elapsed(lambda v=a: encode(v))  # type: ignore[misc]
-                t_big = _elapsed(lambda v=b: encode(v))  # type: ignore[misc]
+                runs = (lambda v=a: encode(v), lambda v=b: encode(v))
+                t_small, t_big = _best_times(*runs, rounds=2)
+                if t_big > max(0.05, 24 * t_small):  # two more turns before it counts
+                    t_small, t_big = _best_times(*runs, rounds=2, best=(t_small, t_big))
                 what = (name, str(schema), kind, t_small, t_big)
                 assert t_big <= max(0.05, 24 * t_small), what
                 assert t_big < 2.0, what
