@@ -367,6 +367,31 @@ def test_sqlite4_number_rows_with_nulls_are_the_row_apis(width: int) -> None:
     assert encode_arrow(part, schema, "sqlite4").to_pylist() == [bound.encode(r) for r in rows]
 
 
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+def test_sqlite4_floats_of_every_length_and_exponent_are_the_row_apis() -> None:
+    """sqlite4's floats, whose centimal digits the kernel takes from the shortest decimal as
+    an integer (times ten when its exponent is odd): 1 to 17 digits at every parity and class
+    of exponent (small, medium, large: varints of one to three bytes), subnormals, the ends,
+    both signs, both orders."""
+    rng = random.Random(17)
+    values = [-5e-324, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 1e23]
+    for digits in range(1, 18):
+        for exponent in range(-340, 309, 3):
+            d = rng.randrange(10 ** (digits - 1), 10**digits)
+            x = float(f"{d}e{exponent - digits}")
+            if x and not math.isinf(x):
+                values += [x, -x]
+    values += [float(10**k) for k in range(23)] + [float(99 * 10**k) for k in range(20)]
+    table = pa.table({"x": pa.array(values, pa.float64()),
+                      "y": pa.array([1.5] * len(values), pa.float64())})
+    for text in ("x:float64", "x:float64 desc", "y:float64, x:float64 desc"):
+        schema = KeySchema.parse(text)
+        bound = get_codec("sqlite4").bind(schema)
+        rows = zip(*(table.column(f.name).to_pylist() for f in schema.fields))
+        assert encode_arrow(table, schema, "sqlite4").to_pylist() == [bound.encode(r)
+                                                                       for r in rows], text
+
+
 def test_errors_are_the_row_apis_with_the_row() -> None:
     table = pa.table({"a": pa.array([1, 2**40, 3], pa.int64()), "x": [0.5, 1.0, math.nan]})
     for name in ("skv", "fdb-tuple", "sqlite4", "orderly"):

@@ -314,47 +314,26 @@ cdef uint8_t* _sq4_varint(uint8_t* p, uint64_t v, bint invert) noexcept nogil:
     return p
 
 
-cdef uint8_t* _sq4_digits(uint8_t* p, bint neg, char* digits, int n, int point) noexcept nogil:
-    """sqlite4's number ``±0.<digits> x 10**point`` (no leading or trailing zeros; *digits*
-    has room for two more characters): header, then the centimal mantissa."""
-    cdef int k, e, d
-    cdef uint8_t m
-    if point & 1:
-        for k in range(n, 0, -1):
-            digits[k] = digits[k - 1]
-        digits[0] = 48
-        n += 1
-        point += 1
-    if n & 1:
-        digits[n] = 48
-        n += 1
-    e = point >> 1
+cdef uint8_t* _sq4_head(uint8_t* p, bint neg, int e) noexcept nogil:
+    """The header of sqlite4's number ``±0.<centimal digits> x 100**e``: its class byte (small,
+    medium or large) and, outside the medium class, the exponent's varint."""
     if neg:
         if 0 <= e <= 10:
             p[0] = <uint8_t>(0x13 - e)
-            p += 1
-        elif e > 10:
+            return p + 1
+        if e > 10:
             p[0] = 0x08
-            p = _sq4_varint(p + 1, e, True)
-        else:
-            p[0] = 0x14
-            p = _sq4_varint(p + 1, -e, False)
-    else:
-        if 0 <= e <= 10:
-            p[0] = <uint8_t>(0x17 + e)
-            p += 1
-        elif e > 10:
-            p[0] = 0x22
-            p = _sq4_varint(p + 1, e, False)
-        else:
-            p[0] = 0x16
-            p = _sq4_varint(p + 1, -e, True)
-    for k in range(0, n, 2):
-        d = 10 * (digits[k] - 48) + (digits[k + 1] - 48)
-        m = <uint8_t>(2 * d + (1 if k + 2 < n else 0))
-        p[0] = m ^ 0xFF if neg else m
-        p += 1
-    return p
+            return _sq4_varint(p + 1, e, True)
+        p[0] = 0x14
+        return _sq4_varint(p + 1, -e, False)
+    if 0 <= e <= 10:
+        p[0] = <uint8_t>(0x17 + e)
+        return p + 1
+    if e > 10:
+        p[0] = 0x22
+        return _sq4_varint(p + 1, e, False)
+    p[0] = 0x16
+    return _sq4_varint(p + 1, -e, True)
 
 
 # sqlite4's integers: a magnitude m < 2**64 is H (< 1845) times 10**16 plus L; L's eight
@@ -436,12 +415,35 @@ cdef uint8_t* _sq4_round(uint8_t* p, bint neg, uint32_t high, uint64_t inv) noex
 
 
 cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
-    """sqlite4's number of a finite, non-zero float: the decimal of its shortest repr, whose
-    digits :func:`_shortest` (Ryu, ``_shortest.pxi``) gives without a string."""
-    cdef char digits[24]
-    cdef int point
-    cdef int n = _shortest(x, digits, &point)
-    return _sq4_digits(p, x < 0, digits, n, point)
+    """sqlite4's number of a finite, non-zero float: the decimal of its shortest repr, ``|x|
+    = d x 10**e10`` (:func:`_shortest_decimal`, Ryu: d < 10**17, its last digit not 0), as
+    an integer M of centimal digits times a power of 100: M = d, or 10 d when e10 is odd (so
+    that the point falls between two centimal digits). M's digits come as an integer's do
+    (:func:`_sq4_int`: H's one digit, W's eight), and only leading zero digits are dropped:
+    M's last centimal digit is d's last digit, or ten times it, never 0. E is M's digit
+    count plus e10 / 2. (Through ASCII digits, two at a time, it took about 60% longer.)"""
+    cdef int32_t e10
+    cdef uint64_t m = _shortest_decimal(x, &e10)
+    cdef uint64_t flip = 0 - <uint64_t>(x < 0)
+    cdef uint64_t upper, w, mantissa
+    cdef uint32_t high
+    cdef unsigned lead = 0
+    if e10 & 1:
+        m *= 10
+        e10 -= 1
+    upper = m // 100000000
+    high = (<uint32_t>(upper >> 8)) // 390625  # m // 10**16 < 100: one centimal digit
+    w = _lexcodecs_cent8(<uint32_t>upper - high * <uint32_t>100000000,
+                         <uint32_t>m - <uint32_t>upper * <uint32_t>100000000)
+    if not high:
+        lead = <unsigned>__builtin_ctzll(w) & 56  # 8 x W's leading zero digits (W != 0)
+    p = _sq4_head(p, x < 0, (1 if high else 0) + 8 - <int>(lead >> 3) + (e10 >> 1))
+    if high:
+        p[0] = <uint8_t>((2 * high + 1) ^ <uint32_t>flip)
+        p += 1
+    mantissa = ((w * 2 + 0x0001010101010101ULL) ^ flip) >> lead  # +1 but the last
+    memcpy(p, &mantissa, 8)
+    return p + 8 - (lead >> 3)
 
 
 cdef inline uint8_t* _sq4_number(uint8_t* p, double x) noexcept nogil:

@@ -139,21 +139,20 @@ cdef inline int _ryu_decimal_length17(uint64_t v) noexcept nogil:
 
 
 @cython.cdivision(True)
-cdef int _shortest(double x, char* digits, int* point) noexcept nogil:
-    """The digits of repr(|x|) for a finite, non-zero x: writes n <= 17 ASCII digits (first
-    and last non-zero) to digits, returns n, and sets *point so that
-    |x| = 0.d1...dn * 10^point. Needs _shortest_init() to have run."""
+cdef inline uint64_t _shortest_decimal(double x, int32_t* exponent) noexcept nogil:
+    """The shortest decimal of a finite, non-zero x, as an integer: d < 10^17 whose last
+    digit is not 0, with |x| = d * 10^*exponent (the digits of repr(|x|); steps 1-4 of Ryu).
+    Needs _shortest_init() to have run."""
     cdef uint64_t bits
     memcpy(&bits, &x, 8)
     cdef uint64_t ieee_m = bits & ((1ULL << 52) - 1)
     cdef uint32_t ieee_e = <uint32_t>((bits >> 52) & 0x7FF)
-    cdef uint64_t m2, mv, vr, vp, vm, output, q10
+    cdef uint64_t m2, mv, vr, vp, vm, output
     cdef int32_t e2, e10, q, i, k, removed = 0
-    cdef uint32_t mm_shift, lo, c, d
+    cdef uint32_t mm_shift
     cdef bint accept_bounds, vm_tz = False, vr_tz = False, round_up = False
     cdef uint32_t last_removed = 0
     cdef const uint64_t* mul
-    cdef int n, at
 
     e2 = <int32_t>ieee_e - 1075
     m2 = (1ULL << 52) | ieee_m
@@ -260,6 +259,18 @@ cdef int _shortest(double x, char* digits, int* point) noexcept nogil:
     while output % 10 == 0:
         output = output / 10
         e10 += 1
+    exponent[0] = e10
+    return output
+
+
+cdef int _shortest(double x, char* digits, int* point) noexcept nogil:
+    """The digits of repr(|x|) for a finite, non-zero x: writes n <= 17 ASCII digits (first
+    and last non-zero) to digits, returns n, and sets *point so that
+    |x| = 0.d1...dn * 10^point. Needs _shortest_init() to have run."""
+    cdef int32_t e10
+    cdef uint64_t output = _shortest_decimal(x, &e10), q10
+    cdef uint32_t lo, c, d
+    cdef int n, at
 
     # Step 5: the digits, two at a time from the right; 32-bit divisions once below 2^32
     n = _ryu_decimal_length17(output)
