@@ -316,24 +316,16 @@ cdef uint8_t* _sq4_varint(uint8_t* p, uint64_t v, bint invert) noexcept nogil:
 
 cdef uint8_t* _sq4_head(uint8_t* p, bint neg, int e) noexcept nogil:
     """The header of sqlite4's number ``±0.<centimal digits> x 100**e``: its class byte (small,
-    medium or large) and, outside the medium class, the exponent's varint."""
-    if neg:
-        if 0 <= e <= 10:
-            p[0] = <uint8_t>(0x13 - e)
-            return p + 1
-        if e > 10:
-            p[0] = 0x08
-            return _sq4_varint(p + 1, e, True)
-        p[0] = 0x14
-        return _sq4_varint(p + 1, -e, False)
+    medium or large) and, outside the medium class, the exponent's varint. A negative
+    number's class bytes mirror the positive's, and its varints go the other way round."""
     if 0 <= e <= 10:
-        p[0] = <uint8_t>(0x17 + e)
+        p[0] = <uint8_t>(0x13 - e if neg else 0x17 + e)
         return p + 1
     if e > 10:
-        p[0] = 0x22
-        return _sq4_varint(p + 1, e, False)
-    p[0] = 0x16
-    return _sq4_varint(p + 1, -e, True)
+        p[0] = 0x08 if neg else 0x22
+        return _sq4_varint(p + 1, e, neg)
+    p[0] = 0x14 if neg else 0x16
+    return _sq4_varint(p + 1, -e, not neg)
 
 
 # sqlite4's integers: a magnitude m < 2**64 is H (< 1845) times 10**16 plus L; L's eight
