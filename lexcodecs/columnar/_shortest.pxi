@@ -263,6 +263,7 @@ cdef inline uint64_t _shortest_decimal(double x, int32_t* exponent) noexcept nog
     return output
 
 
+@cython.cdivision(True)
 cdef int _shortest(double x, char* digits, int* point) noexcept nogil:
     """The digits of repr(|x|) for a finite, non-zero x: writes n <= 17 ASCII digits (first
     and last non-zero) to digits, returns n, and sets *point so that
