@@ -348,6 +348,15 @@ for _h in range(1845):
     _SQ4_HIGH[_h].he1 = 9 + _nh
 
 
+cdef inline uint64_t _sq4_cent(uint64_t m, uint32_t* high) noexcept nogil:
+    """W, the low eight centimal digits of *m* (a byte each, the first in the low byte), and
+    *high* = H = m // 10**16: two 10**8 parts, then :func:`_lexcodecs_cent8`."""
+    cdef uint64_t upper = m // 100000000
+    high[0] = (<uint32_t>(upper >> 8)) // 390625  # upper // 10**8: one multiplication
+    return _lexcodecs_cent8(<uint32_t>upper - high[0] * <uint32_t>100000000,
+                            <uint32_t>m - <uint32_t>upper * <uint32_t>100000000)
+
+
 cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) noexcept nogil:
     """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
     drops the trailing zero digits (``write_int`` via decimal text gives the same). Written
@@ -358,10 +367,8 @@ cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) no
     (descending)."""
     cdef uint64_t sign = 0 - <uint64_t>neg
     cdef uint64_t m = (u ^ sign) - sign  # the magnitude
-    cdef uint64_t upper = m // 100000000
-    cdef uint32_t high = (<uint32_t>(upper >> 8)) // 390625  # m // 10**16: one multiplication
-    cdef uint64_t w = _lexcodecs_cent8(<uint32_t>upper - high * <uint32_t>100000000,
-                                       <uint32_t>m - <uint32_t>upper * <uint32_t>100000000)
+    cdef uint32_t high
+    cdef uint64_t w = _sq4_cent(m, &high)
     cdef uint64_t flip, mantissa
     cdef uint32_t head
     cdef unsigned lead, trail
@@ -417,16 +424,13 @@ cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
     cdef int32_t e10
     cdef uint64_t m = _shortest_decimal(x, &e10)
     cdef uint64_t flip = 0 - <uint64_t>(x < 0)
-    cdef uint64_t upper, w, mantissa
+    cdef uint64_t w, mantissa
     cdef uint32_t high
     cdef unsigned lead = 0
     if e10 & 1:
         m *= 10
         e10 -= 1
-    upper = m // 100000000
-    high = (<uint32_t>(upper >> 8)) // 390625  # m // 10**16 < 100: one centimal digit
-    w = _lexcodecs_cent8(<uint32_t>upper - high * <uint32_t>100000000,
-                         <uint32_t>m - <uint32_t>upper * <uint32_t>100000000)
+    w = _sq4_cent(m, &high)  # m < 10**18: H < 100, one centimal digit
     if not high:
         lead = <unsigned>__builtin_ctzll(w) & 56  # 8 x W's leading zero digits (W != 0)
     p = _sq4_head(p, x < 0, (1 if high else 0) + 8 - <int>(lead >> 3) + (e10 >> 1))
