@@ -338,6 +338,37 @@ def test_number_rows_are_the_row_apis(name: str, width: int) -> None:
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+@pytest.mark.parametrize("orders", ["", " desc"])
+def test_sqlite4_two_int64_are_the_row_apis(orders: str) -> None:
+    """sqlite4's two int64 fields, whose four 10**8 parts the kernel splits into digits in
+    one step (the other widths go one value at a time): 1 to 19 digits of both signs, with
+    zero, the ends, multiples of 10**16 (no digit below H) and of powers of 100 (trailing
+    zero digits), each field in each order, whole and sliced."""
+    rng = random.Random(64)
+    specials = [0, 1, -1, 2**63 - 1, -(2**63), 10**16, -(10**16), 9 * 10**18, 10**8,
+                -(10**15), 99, 100, -100, 10**16 + 1, 10**16 - 1]
+    values = [*specials]
+    for digits in range(1, 20):
+        for zeros in range(digits):  # trailing zero digits
+            d = rng.randrange(10 ** (digits - 1), 10**digits) // 10**zeros * 10**zeros
+            values += [d, -d] if d < 2**63 else []
+    rng.shuffle(values)
+    others = values[::-1]
+    for second in ("", " desc"):
+        schema = KeySchema.parse(f"a:int64{orders}, b:int64{second}")
+        table = pa.table({"a": pa.array(values, pa.int64()), "b": pa.array(others, pa.int64())})
+        bound = get_codec("sqlite4").bind(schema)
+        for part in (table, table.slice(5)):
+            plan = columnar._plan(get_codec("sqlite4"), schema, columnar._columns(part, schema))
+            assert plan is not None
+            done = columnar._run_kernel(plan, part.num_rows, pieces.CODECS["sqlite4"], None)
+            assert (done.way, done.declined) == ("number rows", [])
+            rows = zip(part.column("a").to_pylist(), part.column("b").to_pylist())
+            expected = [bound.encode(row) for row in rows]
+            assert encode_arrow(part, schema, "sqlite4").to_pylist() == expected, schema
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
 @pytest.mark.parametrize("width", [1, 2, 3, 5])
 def test_sqlite4_number_rows_with_nulls_are_the_row_apis(width: int) -> None:
     """sqlite4's integers with NULLs (in every field, each order, a NULL row first, last and
