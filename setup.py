@@ -73,9 +73,10 @@ def _kernel_options() -> list[list[str]]:
       so a loop's speed hung on where it happened to land. The assembler pads such jumps,
       and loops start on 32 bytes. Kernel alone, in turns, with the options and without:
       lexkey two int64 10.0 -> 6.3 ns a row, lexkey ``uint32 + float32`` 11.4 -> 8.6,
-      skv ``int64 desc`` with NULLs 7.3 -> 5.4, no cell slower; and an unrelated change
-      (sqlite4's two-value digit step) no longer moves other loops (without the options it
-      took fdb-tuple's ``int32 + float64`` from 8.0 to 10.3 ns; with them, 7.9 -> 8.0).
+      skv ``int64 desc`` with NULLs 7.3 -> 5.4, none slower beyond the noise (3%); and an
+      unrelated change (sqlite4's two-value digit step) no longer moves other loops
+      (without the options it took fdb-tuple's ``int32 + float64`` from 8.0 to 10.3 ns;
+      with them, 7.9 -> 8.0).
     """
     inline = ["--param=inline-unit-growth=200"]
     layout = ["-Wa,-mbranches-within-32B-boundaries", "-falign-loops=32"]
