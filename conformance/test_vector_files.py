@@ -117,9 +117,10 @@ def test_identical_to_shared_copy(path: Path) -> None:
         f"{path} differs from {shared}: vector files are copies and must not be edited")
 
 
-#: shared vector files of codecs not built yet (none since issue 18); each is copied here, byte
-#: for byte, in the change that registers its codec
-AWAITING_CODEC: set[str] = set()
+#: shared vector files of codecs not built yet (the five formats of issue 34); each is copied
+#: here, byte for byte, in the change that registers its codec
+AWAITING_CODEC: set[str] = {"bytewise.json", "charwise.json", "memcomparable.json",
+                            "storekey.json", "tidb.json"}
 
 
 def test_same_files_as_shared() -> None:
