@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from toys import NegativesFirstBroken, ToyCodec
 
 import lexcodecs.migrate as migrate_module
+import lexcodecs.migrate.directory as directory
 import lexcodecs.migrate.lmdb_store as lmdb_store
 from lexcodecs import KeySchema, _impl, get_codec
 from lexcodecs.errors import DecodeError, EncodeError, LexCodecError, NotDecodableError, SchemaError
@@ -1134,7 +1135,7 @@ def test_lmdb_crash_between_a_commit_and_its_state_resumes(
     the rerun copies the third batch again, which must neither lose nor double anything."""
     path = tmp_path / "env"
     expected = make_env(path, sample_values(1000))
-    real_write = lmdb_store._write_state
+    real_write = directory.write_state
     calls = []
 
     def write_state(state_path: Path, state: dict[str, Any]) -> None:
@@ -1143,7 +1144,7 @@ def test_lmdb_crash_between_a_commit_and_its_state_resumes(
             raise Crash
         real_write(state_path, state)
 
-    monkeypatch.setattr(lmdb_store, "_write_state", write_state)
+    monkeypatch.setattr(directory, "write_state", write_state)
     with pytest.raises(Crash):
         migrate_lmdb(path, fdb_to_skv(), batch_size=100)
     monkeypatch.undo()

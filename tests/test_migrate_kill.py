@@ -49,12 +49,13 @@ LMDB_BATCH = 100
 CHILD = """
 import os, signal, sys
 import lexcodecs.migrate.{store}_store as m
+import lexcodecs.migrate.directory as d
 import lexcodecs.migrate.spans as s
 import lexcodecs.migrate.verify as v
 signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the runner ignores it
 sig, name, at = getattr(signal, sys.argv[1]), sys.argv[2], int(sys.argv[3])
 owner = {"see_batch": v._Lockstep, "to_dict": m.MigrationReport,
-         "finish": s.EarlySpans}.get(name, m)
+         "finish": s.EarlySpans, "write_state": d}.get(name, m)
 real, calls = getattr(owner, name), [0]
 def wrapped(*args, **kwargs):
     calls[0] += 1
@@ -70,7 +71,7 @@ sys.exit(main(sys.argv[4:]))
 #: before the first batch's; or None and the number of the call). SQLite:
 #: ``MigrationReport.to_dict`` is called once when the migration is recorded, then inside
 #: each batch's write transaction, before its commit.
-#: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``_write_state``
+#: LMDB: ``_lmdb_put_batch`` inside a batch (transcoded, not yet written), ``write_state``
 #: between a batch's commit and the state that records it (its first call records the
 #: migration, before the new environment exists). Both: ``_Lockstep.see_batch`` in
 #: the middle of the verification; ``spans``: the same with a worker process walking spans of
@@ -85,7 +86,7 @@ KILL_POINTS: dict[str, dict[str, tuple[str, float | None, int]]] = {
     "sqlite": {"early": ("to_dict", 0.0, 1), "late": ("to_dict", 0.75, 1),
                "verify": ("see_batch", 0.5, 0), "spans": ("see_batch", 0.0, 0)},
     "lmdb": {"early": ("_lmdb_put_batch", 0.0, 0), "late": ("_lmdb_put_batch", 0.75, 0),
-             "commit": ("_write_state", 0.5, 1), "verify": ("see_batch", 0.5, 0),
+             "commit": ("write_state", 0.5, 1), "verify": ("see_batch", 0.5, 0),
              "spans": ("finish", None, 1), "late-spans": ("_lmdb_put_batch", 0.75, 0)},
 }
 #: the points in the verification

@@ -123,6 +123,7 @@ def test_round_trip_with_column_families_and_keep_old(tmp_path: Path) -> None:
 #: the child: the real command, with the point of its death wrapped in
 _CHILD = """
 import os, signal, sys
+import lexcodecs.migrate.directory as d
 import lexcodecs.migrate.rocksdb_store as m
 import lexcodecs.migrate.spans as s
 import lexcodecs.migrate.verify as v
@@ -132,7 +133,7 @@ def die():
 if point in ("early", "late", "commit", "late-spans"):
     # the first write records the migration, before the new database exists; then a write
     # after each batch
-    write, after = m._write_state, {"early": 2, "late": 32, "commit": 21, "late-spans": 32}[point]
+    write, after = d.write_state, {"early": 2, "late": 32, "commit": 21, "late-spans": 32}[point]
     def write_state(path, state, n=[0]):
         n[0] += 1
         if n[0] == after and point == "commit":
@@ -140,7 +141,7 @@ if point in ("early", "late", "commit", "late-spans"):
         write(path, state)
         if n[0] == after:
             die()
-    m._write_state = write_state
+    d.write_state = write_state
 elif point == "first":  # the first batch written, nothing recorded of it
     commit = m._Batch.commit
     def commit_then_die(self):
@@ -246,11 +247,11 @@ def test_two_keys_with_one_new_key_are_refused(tmp_path: Path, batch: int) -> No
 def test_a_changed_new_database_is_refused_and_cleaned_up(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    import lexcodecs.migrate.rocksdb_store as m
+    import lexcodecs.migrate.directory as d
     path = tmp_path / "db"
     expected = make_db(path, 300)
     t = Transcoder("fdb-tuple", "skv", SCHEMA)
-    write, calls = m._write_state, [0]
+    write, calls = d.write_state, [0]
 
     def stop_after_two(state_path: Path, state: dict[str, object]) -> None:
         write(state_path, state)
@@ -258,10 +259,10 @@ def test_a_changed_new_database_is_refused_and_cleaned_up(tmp_path: Path,
         if calls[0] == 2:
             raise KeyboardInterrupt  # stopped mid-copy, as Ctrl-C would
 
-    monkeypatch.setattr(m, "_write_state", stop_after_two)
+    monkeypatch.setattr(d, "write_state", stop_after_two)
     with pytest.raises(KeyboardInterrupt):
         migrate_rocksdb(path, t, batch_size=40)
-    monkeypatch.setattr(m, "_write_state", write)
+    monkeypatch.setattr(d, "write_state", write)
     new = rocksdict.Rdict(str(tmp_path / "db.lexcodecs-new"), rocksdict.Options(raw_mode=True),
                           column_families={"meta": rocksdict.Options(raw_mode=True)})
     first = next(new.keys())

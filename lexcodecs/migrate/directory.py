@@ -1,35 +1,57 @@
-"""Stores that live in a directory (LMDB, RocksDB): the paths beside it, the state file, and
-the swap by two renames, with the recovery of a swap cut between them.
+"""Stores that live in a directory (LMDB, RocksDB): the paths beside it, the state file, the
+lock, the checks made before anything changes, and the swap by two renames, with the recovery
+of a swap cut between them.
 
 Theory of operation: next to the store at ``<path>`` a migration keeps
 
 * ``<path>.lexcodecs-new`` -- the new store the copy writes;
 * ``<path>.lexcodecs-state`` -- a JSON state file (the settings, the phase, the position
   reached, the report), replaced atomically after every batch (:func:`write_state`);
-* ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept.
+* ``<path>.lexcodecs-old`` -- the original, after the swap, when it is kept;
+* ``<path>.lexcodecs-lock`` -- the lock one run holds (:mod:`lexcodecs.migrate.lock`), while
+  it runs.
+
+A run (:class:`Run`) first checks that the store is a directory and that every step can be
+done (the directory beside it writable; the store itself, unless it is kept, not read-only),
+then takes the lock: a second run is refused there, before it reads, resumes, rolls back or
+removes anything. What the run makes is its own: the state file carries the run's token, and
+records the new store's identity (device and inode, which renames keep) once it exists. Every
+write of the state file and the swap first check that both are still what this run left; if
+another process removed or replaced them, the run stops (:class:`Interfered`) without
+swapping and without removing anything, and never reports a migration that did not happen.
 
 The swap is two renames: the original aside to ``.lexcodecs-old``, then the new store to
 ``<path>``. A rerun tells from what exists which of them happened (:func:`half_swapped`): with
 the verified copy still at ``.lexcodecs-new`` it finishes the swap, else it puts the original
-back and starts again. A verified copy is never discarded, not even by ``restart``.
+back and starts again. A verified copy is never discarded, not even by ``restart``. An
+original that cannot be removed after the swap stays at ``.lexcodecs-old``, and the report
+says so: the migration itself is done.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import stat
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
+from .lock import exclusive
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder, same_settings
 
-__all__ = ["Beside", "begin", "half_swapped", "swap", "swapping", "write_state"]
+__all__ = ["Beside", "Interfered", "Run", "check_store", "half_swapped", "identity",
+           "is_directory", "swapping", "write_state"]
+
+#: beside the store: the lock file of the run that holds it
+LOCK_SUFFIX: Final = ".lexcodecs-lock"
 
 
 @attrs.frozen
@@ -98,51 +120,249 @@ def half_swapped(at: Beside) -> list[str]:
             f"{at.path} again, unchanged, and the migration started again"]
 
 
-def begin(at: Beside, t: Transcoder, restart: bool, where: str,
-          fresh: Callable[[dict[str, Any], MigrationReport], dict[str, Any]]
-          ) -> tuple[dict[str, Any], MigrationReport]:
-    """The state and report to go on with: a recorded migration with the same settings (the
-    transcoder's codecs and schema) resumed, or a new one (``fresh(settings, report)`` gives
-    its first state); a recorded one with other settings, or a new store without a record,
-    refused."""
-    settings = {"source": t.source.config(), "target": t.target.config(),
-                "schema": t.schema.to_text()}
-    notes = half_swapped(at)
-    if restart and not swapping(at.state):
-        shutil.rmtree(at.new, ignore_errors=True)
-        at.state.unlink(missing_ok=True)
-    state: dict[str, Any] | None = None
-    if at.state.exists():
-        state = json.loads(at.state.read_text(encoding="utf-8"))
-        assert state is not None
-        if not same_settings(state["settings"], json.loads(json.dumps(settings))):
-            raise MigrationError(f"an unfinished migration of {at.path} with other settings "
-                                 f"is in progress ({state['settings']}); finish it with those "
-                                 "settings, or restart=True (--restart) to discard it")
-    elif at.new.exists():
-        raise MigrationError(f"{at.new} exists but no migration is recorded; remove it, or "
-                             "use restart=True (--restart)")
-    if state is None:
-        report = MigrationReport(t.source.name, t.target.name, str(t.schema), where)
-        state = fresh(settings, report)
-    else:
-        report = MigrationReport(**{**state["report"], "resumed": True})
-    report.notes += notes
-    return state, report
+def identity(path: Path) -> list[int] | None:
+    """What tells a file from another one at the same path later: its device and inode (a
+    rename keeps both); None when nothing is there."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return [info.st_dev, info.st_ino]
 
 
-def swap(at: Beside, keep_old: bool, report: MigrationReport) -> None:
-    """The swap, in steps a rerun can tell apart by what exists: while the new store is still
-    at its own path the second rename has not happened; the first has when the original path
-    is gone. The state file goes last."""
-    started = time.monotonic()
-    if at.new.exists():
-        if at.path.exists():
-            if at.old.exists():  # a kept store of an earlier migration
+def _writable(path: Path) -> bool:
+    """*path* may be written, and was not made read-only: a file or directory nobody may
+    write is taken as read-only on purpose, even for root, who could write it."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return bool(info.st_mode & 0o222) and os.access(path, os.W_OK)
+
+
+def is_directory(path: Path, kind: str) -> bool:
+    """Whether the store *path* exists; a :class:`MigrationError` naming it when it is not a
+    directory (a file, a device, a named pipe, which is never opened: it could block)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise MigrationError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise MigrationError(f"{path} is not {kind}: not a directory")
+    return True
+
+
+def check_store(at: Beside, kind: str, keep_old: bool) -> None:
+    """Refuse, before anything is changed, a store a migration could not finish with: a path
+    that is not a directory (a file, a device, a named pipe), a directory beside it that may
+    not be written (the copy, the state file and the lock go there; the renames happen
+    there), or, unless the original is kept, a store that is read-only (the directory or any
+    file in it): the swap removes the original, which could then not be removed. A path
+    that does not exist passes: a swap cut between its renames, which the run finishes or
+    rolls back, or no store at all, which opening it says."""
+    path = at.path
+    if not is_directory(path, kind):
+        return
+    folder = path.absolute().parent
+    if not _writable(folder):
+        raise MigrationError(f"{path}: its directory {folder} is read-only; the migration "
+                             "writes its copy, its state file and its lock beside the store")
+    if keep_old:
+        return
+    for where, folders, files in os.walk(path):
+        for name in (".", *folders, *files):
+            part = Path(where, name) if name != "." else Path(where)
+            if not _writable(part):
+                raise MigrationError(
+                    f"{path} is read-only ({part} may not be written); the migration "
+                    "replaces the store and then removes the original: make it writable, "
+                    "keep the original with keep_old=True (--keep-old), or look first with "
+                    "--dry-run")
+
+
+class Interfered(MigrationError):
+    """The run's own files beside the store were removed or replaced by another process while
+    it ran: it stops without swapping and removes nothing (they are no longer its own)."""
+
+
+#: the token the state file holds when there is no state file
+_NO_FILE: Final = "(no state file)"
+
+
+def _token(path: Path) -> str | None:
+    """The run token of the state file at *path* (:data:`_NO_FILE` without one; None for a
+    state file written before runs had tokens, or unreadable)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _NO_FILE
+    except OSError:
+        return None
+    try:
+        token = json.loads(text).get("run")
+    except (ValueError, AttributeError):
+        return None
+    return token if isinstance(token, str) else None
+
+
+class Run:
+    """One run of a migration of the store at *path*, *kind* ("an LMDB environment", "a
+    RocksDB database"): the checks, the lock, the state it resumes or starts, and what it made.
+
+    In order: :meth:`held` (the checks, then the lock, for the whole run), :meth:`begin`,
+    :meth:`write` after each step, :meth:`made_new` once the new store exists,
+    :meth:`discard` on a refusal, :meth:`swap` at the end."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
+        self.at = Beside.of(path)
+        self.kind = kind
+        self.token = uuid.uuid4().hex
+        #: the token the state file on disk holds as this run last knew it
+        self.expected: str | None = _NO_FILE
+
+    @contextlib.contextmanager
+    def held(self, keep_old: bool) -> Iterator[None]:
+        """The checks of :func:`check_store`, then the lock, held until the block ends."""
+        check_store(self.at, self.kind, keep_old)
+        with exclusive(self.at.beside(LOCK_SUFFIX),
+                       f"another migration of {self.at.path} is running; wait for it to "
+                       "finish, then run again"):
+            yield
+
+    def begin(self, t: Transcoder, restart: bool, where: str,
+              fresh: Callable[[dict[str, Any], MigrationReport], dict[str, Any]]
+              ) -> tuple[dict[str, Any], MigrationReport]:
+        """The state and report to go on with: a recorded migration with the same settings
+        (the transcoder's codecs and schema) resumed, or a new one (``fresh(settings,
+        report)`` gives its first state); a recorded one with other settings, or a new store
+        without a record, refused. A recorded copy that is gone (removed between runs) is
+        started again; one that was replaced is refused."""
+        at = self.at
+        settings = {"source": t.source.config(), "target": t.target.config(),
+                    "schema": t.schema.to_text()}
+        notes = half_swapped(at)
+        if restart and not swapping(at.state):
+            shutil.rmtree(at.new, ignore_errors=True)
+            at.state.unlink(missing_ok=True)
+        state: dict[str, Any] | None = None
+        if at.state.exists():
+            state = json.loads(at.state.read_text(encoding="utf-8"))
+            assert state is not None
+            self.expected = state.get("run")
+            if not same_settings(state["settings"], json.loads(json.dumps(settings))):
+                raise MigrationError(f"an unfinished migration of {at.path} with other "
+                                     f"settings is in progress ({state['settings']}); finish "
+                                     "it with those settings, or restart=True (--restart) to "
+                                     "discard it")
+            recorded = state.get("new_id")
+            if recorded is not None and state["phase"] != "verified":
+                found = identity(at.new)
+                if found is None:  # its copy is gone: the record means nothing now
+                    notes.append(f"the copy {at.new.name} recorded by an earlier run was "
+                                 "gone: the migration started again")
+                    state = None
+                elif found != recorded:
+                    raise MigrationError(f"{at.new} is not the copy the recorded migration "
+                                         "made (it was replaced); remove it, or restart=True "
+                                         "(--restart) to discard the migration")
+        elif at.new.exists():
+            raise MigrationError(f"{at.new} exists but no migration is recorded; remove it, or "
+                                 "use restart=True (--restart)")
+        if state is None:
+            report = MigrationReport(t.source.name, t.target.name, str(t.schema), where)
+            state = fresh(settings, report)
+        else:
+            report = MigrationReport(**{**state["report"], "resumed": True})
+        report.notes += notes
+        return state, report
+
+    def _check(self, state: dict[str, Any]) -> None:
+        """The state file and the new store are still what this run left (:class:`Interfered`
+        if not)."""
+        found = _token(self.at.state)
+        if found != self.expected:
+            raise Interfered(f"the migration's state file {self.at.state} was "
+                             f"{'removed' if found == _NO_FILE else 'replaced'} by another "
+                             f"process while this run went on; it stops, swaps nothing and "
+                             f"removes nothing: {self.at.path} is as it was. Find what else "
+                             "migrates it, then run again (restart=True, --restart, discards "
+                             "what is left)")
+        recorded = state.get("new_id")
+        if recorded is not None and identity(self.at.new) != recorded:
+            raise Interfered(f"the migration's copy {self.at.new} was removed or replaced by "
+                             "another process while this run went on; it stops, swaps "
+                             f"nothing and removes nothing: {self.at.path} is as it was. "
+                             "Find what else migrates it, then run again (restart=True, "
+                             "--restart, discards what is left)")
+
+    def write(self, state: dict[str, Any]) -> None:
+        """Record *state* (:func:`write_state`), once the files are known to be this run's."""
+        self._check(state)
+        state["run"] = self.token
+        write_state(self.at.state, state)
+        self.expected = self.token
+
+    def made_new(self, state: dict[str, Any]) -> None:
+        """The new store exists (made or opened again): its identity taken into *state*, if
+        not there yet, and on disk with the next :meth:`write` (the one after the first
+        batch; a run stopped before it leaves a record without one, and its rerun takes the
+        identity of the copy it finds)."""
+        if state.get("new_id") is None:
+            state["new_id"] = identity(self.at.new)
+
+    def discard(self, state: dict[str, Any]) -> None:
+        """After a refusal: the state file and the copy removed -- the state file first: a
+        copy without a record is refused by a rerun, never used. When another process
+        changed them (the refusal may be how that showed: a store whose files went away),
+        :class:`Interfered` instead, and nothing is removed."""
+        self._check(state)
+        self.at.state.unlink(missing_ok=True)
+        shutil.rmtree(self.at.new, ignore_errors=True)
+
+    def swap(self, state: dict[str, Any], keep_old: bool, report: MigrationReport) -> None:
+        """The swap, in steps a rerun can tell apart by what exists: while the new store is
+        still at its own path the second rename has not happened; the first has when the
+        original path is gone. First, the files must still be this run's: the verified copy
+        at its path, or (the second rename done by a run that was stopped) at the store's.
+        The state file goes last."""
+        at = self.at
+        recorded = state.get("new_id")
+        if recorded is not None and identity(at.new) is None and identity(at.path) == recorded:
+            self._check({})  # the second rename happened: only the state file to check
+        else:
+            self._check(state)
+            if recorded is None and not at.new.exists():  # recorded before runs had ids
+                report.notes.append(f"no verified copy at {at.new.name}: the swap was done "
+                                    "by an earlier run")
+        started = time.monotonic()
+        try:
+            if at.new.exists():
+                if at.path.exists():
+                    if at.old.exists():  # a kept store of an earlier migration
+                        _remove_kept(at.old)
+                    os.replace(at.path, at.old)
+                os.replace(at.new, at.path)
+        except OSError as exc:
+            raise MigrationError(f"the swap could not rename {exc.filename} "
+                                 f"({exc.strerror or exc}); the verified copy is kept and a "
+                                 "rerun finishes the swap") from None
+        if not keep_old and at.old.exists():
+            try:
                 shutil.rmtree(at.old)
-            os.replace(at.path, at.old)
-        os.replace(at.new, at.path)
-    if not keep_old and at.old.exists():
-        shutil.rmtree(at.old)
-    at.state.unlink()
-    report.swap_s += time.monotonic() - started
+            except OSError as exc:
+                report.notes.append(f"the original could not be removed ({exc.filename}: "
+                                    f"{exc.strerror or exc}): it stays at {at.old}")
+        at.state.unlink()
+        report.swap_s += time.monotonic() - started
+
+
+def _remove_kept(old: Path) -> None:
+    try:
+        shutil.rmtree(old)
+    except OSError as exc:
+        raise MigrationError(f"{old}, the original an earlier migration kept, cannot be "
+                             f"removed ({exc.filename}: {exc.strerror or exc}); nothing was "
+                             "swapped: remove it, then run again (the verified copy is "
+                             "kept)") from None

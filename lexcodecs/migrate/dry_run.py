@@ -39,6 +39,7 @@ import attrs
 from .._console import table, to_text
 from ..errors import LexCodecError
 from .defaults import BATCH_SIZE
+from .directory import is_directory
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .sqlite_store import NEW_SUFFIX, OLD_SUFFIX, STATE_TABLE, _key_is_primary, _quote
 from .transcoder import MigrationError, Transcoder, same_settings
@@ -364,6 +365,7 @@ def dry_run_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     lmdb = _lmdb()
     t = transcoder
     src = Path(path)
+    is_directory(src, "an LMDB environment")  # never a file opened: a named pipe would block
     try:
         env = lmdb.open(str(src), readonly=True, lock=False, create=False)
     except lmdb.Error as exc:

@@ -21,24 +21,25 @@ discards a verified copy that is being swapped in; a rerun that finds the origin
 but no verified copy puts the original back (:func:`lexcodecs.migrate.directory.half_swapped`;
 the paths, the state file and the swap are shared with RocksDB there). The new map doubles
 whenever a batch does not fit (:func:`_lmdb_put_batch`); a refusal while copying or checking
-removes the new environment and the state file.
+removes the new environment and the state file. A run is a
+:class:`lexcodecs.migrate.directory.Run`: the environment checked first (a directory; nothing
+read-only that the run must write or remove), then the lock beside it held (a second run is
+refused before it touches anything), and the run's own files checked before each state write
+and before the swap (a run whose files another process changed stops without swapping).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from collections.abc import Iterator, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
-from .directory import Beside, begin, swap
-from .directory import write_state as _write_state
+from .directory import Interfered, Run
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .spans import (
     Chunk,
@@ -89,65 +90,76 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     lmdb = _lmdb()
     t = transcoder
     started = time.monotonic()
-    at = Beside.of(path)
-    src_path, new_path, state_path = at.path, at.new, at.state
+    run = Run(path, "an LMDB environment")
 
     def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
         return {"settings": settings, "phase": "copy", "last_key": None,
                 "last_new_key": None, "report": report.to_dict()}
 
-    state, report = begin(at, t, restart, f"lmdb {src_path}", fresh)
-    if state["phase"] != "verified":
-        try:
-            source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
-        except lmdb.Error as exc:
-            raise MigrationError(f"{src_path} is not an LMDB environment ({exc})") from None
-        try:
-            size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
-                                   _MIN_MAP_SIZE)
-            # recorded before the new environment exists: a run killed from here on resumes
-            _write_state(state_path, state)
-            try:
-                target = lmdb.open(str(new_path), map_size=size)
-            except lmdb.Error as exc:
-                raise MigrationError(f"LMDB: cannot create {new_path} ({exc}); the original "
-                                     "is untouched") from None
-            early = None
-            try:
-                if state["phase"] == "copy":
-                    entries = source.stat()["entries"]
-                    if phase is not None:
-                        phase("copying", entries)
-                    if state["last_key"] is None and workers_for(workers, entries):
-                        early = EarlySpans(partial(_LmdbSpans.open, source.path(),
-                                                   target.path(), live=True),
-                                           t, _verify_chunk(batch_size))
-                    _lmdb_copy(source, target, t, report, state, state_path, batch_size,
-                               progress, early)
-                verify_started = time.monotonic()
-                _lmdb_verify(source, target, t, report, batch_size,
-                             progress if phase is not None else None, phase,
-                             splits=Splits.from_dict(state.get("splits")).keys,
-                             workers=workers, early=early)
-                report.verify_s += time.monotonic() - verify_started
-            except lmdb.Error as exc:
-                raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
-                                     "untouched") from None
-            finally:
-                if early is not None:
-                    early.close()
-                target.close()
-        except MigrationError:  # a refusal leaves no half-written target behind
-            shutil.rmtree(new_path, ignore_errors=True)
-            state_path.unlink(missing_ok=True)
-            raise
-        finally:
-            source.close()
-        state["phase"], state["report"] = "verified", report.to_dict()
-        _write_state(state_path, state)
-    swap(at, keep_old, report)
+    with run.held(keep_old):
+        state, report = run.begin(t, restart, f"lmdb {run.at.path}", fresh)
+        if state["phase"] != "verified":
+            _lmdb_migrate(lmdb, run, state, report, t, batch_size, progress, map_size, phase,
+                          workers)
+            state["phase"], state["report"] = "verified", report.to_dict()
+            run.write(state)
+        run.swap(state, keep_old, report)
     report.seconds += time.monotonic() - started
     return report
+
+
+def _lmdb_migrate(lmdb: Any, run: Run, state: dict[str, Any], report: MigrationReport,
+                  t: Transcoder, batch_size: int, progress: Progress, map_size: int | None,
+                  phase: PhaseStart, workers: int | None) -> None:
+    """Copy (from where the state says) and verify; a refusal removes what the run made."""
+    src_path, new_path = run.at.path, run.at.new
+    try:
+        source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
+    except lmdb.Error as exc:
+        raise MigrationError(f"{src_path} is not an LMDB environment ({exc})") from None
+    try:
+        size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
+                               _MIN_MAP_SIZE)
+        # recorded before the new environment exists: a run killed from here on resumes
+        run.write(state)
+        try:
+            target = lmdb.open(str(new_path), map_size=size)
+        except lmdb.Error as exc:
+            raise MigrationError(f"LMDB: cannot create {new_path} ({exc}); the original "
+                                 "is untouched") from None
+        early = None
+        try:
+            run.made_new(state)
+            if state["phase"] == "copy":
+                entries = source.stat()["entries"]
+                if phase is not None:
+                    phase("copying", entries)
+                if state["last_key"] is None and workers_for(workers, entries):
+                    early = EarlySpans(partial(_LmdbSpans.open, source.path(),
+                                               target.path(), live=True),
+                                       t, _verify_chunk(batch_size))
+                _lmdb_copy(source, target, t, report, state, run, batch_size, progress,
+                           early)
+            verify_started = time.monotonic()
+            _lmdb_verify(source, target, t, report, batch_size,
+                         progress if phase is not None else None, phase,
+                         splits=Splits.from_dict(state.get("splits")).keys,
+                         workers=workers, early=early)
+            report.verify_s += time.monotonic() - verify_started
+        except lmdb.Error as exc:
+            raise MigrationError(f"LMDB: {exc} (writing {new_path}); the original is "
+                                 "untouched") from None
+        finally:
+            if early is not None:
+                early.close()
+            target.close()
+    except Interfered:  # the files are no longer this run's: nothing of them removed
+        raise
+    except MigrationError:  # a refusal leaves no half-written target behind
+        run.discard(state)
+        raise
+    finally:
+        source.close()
 
 
 #: the smallest map a new environment starts with (unless map_size says otherwise)
@@ -171,7 +183,7 @@ def _used_bytes(env: Any) -> int:
 
 
 def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
-               state: dict[str, Any], state_path: Path, batch_size: int,
+               state: dict[str, Any], run: Run, batch_size: int,
                progress: Progress, early: EarlySpans | None = None) -> None:
     """Copy in batches, one write transaction each, the position reached written to the
     state file after each; each batch's span handed to *early* once committed."""
@@ -195,13 +207,13 @@ def _lmdb_copy(source: Any, target: Any, t: Transcoder, report: MigrationReport,
             state.update(last_key=last_key.hex(),
                          last_new_key=None if watch.last is None else watch.last.hex(),
                          splits=splits.to_dict(), report=report.to_dict())
-            _write_state(state_path, state)
+            run.write(state)
             if early is not None and watch.last is not None and not report.order_changes:
                 early.copied(last_key, watch.last)
             if progress is not None:
                 progress(report.keys)
     state.update(phase="copied", report=report.to_dict())
-    _write_state(state_path, state)
+    run.write(state)
 
 
 def _check_key_sizes(new_keys: list[bytes], limit: int, t: Transcoder) -> None:

@@ -37,8 +37,10 @@ The swap is two directory renames, as for LMDB; a rerun tells from what exists w
 happened and finishes them (a verified copy is never discarded), or puts the original back
 when there is no verified copy (:func:`lexcodecs.migrate.directory.half_swapped`, shared
 with LMDB). A refusal while copying or checking removes the new database and the state
-file. rocksdict writes a small ``rocksdict-config.json`` into any database it opens; one it
-added to the original is removed again.
+file. A run is a :class:`lexcodecs.migrate.directory.Run`, as for LMDB: checked, locked, and
+stopped without a swap when another process changed its files. rocksdict writes a small
+``rocksdict-config.json`` into any database it opens; one it added to the original is removed
+again.
 """
 
 from __future__ import annotations
@@ -56,8 +58,7 @@ from typing import Any, Final
 from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
-from .directory import Beside, begin, swap
-from .directory import write_state as _write_state
+from .directory import Interfered, Run, is_directory
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .spans import (
     Chunk,
@@ -120,69 +121,81 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
     rocksdict = _rocksdict()
     t = transcoder
     started = time.monotonic()
-    at = Beside.of(path)
-    src_path, new_path, state_path = at.path, at.new, at.state
-    table, secondary = at.beside(_TABLE_SUFFIX), at.beside(_SECONDARY_SUFFIX)
+    run = Run(path, "a RocksDB database")
 
     def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
         return {"settings": settings, "phase": "copy", "families": None, "family": 0,
                 "last_key": None, "last_new_key": None, "counts": {},
                 "sequence": None, "report": report.to_dict()}
 
-    state, report = begin(at, t, restart, f"rocksdb {src_path}", fresh)
-    if state["phase"] != "verified":
-        try:
-            with _Source(rocksdict, src_path) as source:
-                if state["sequence"] is None:
-                    state["families"], state["sequence"] = source.families, source.sequence
-                _check_unchanged(source, state)
-                # recorded before the new database exists: a run killed from here on resumes
-                _write_state(state_path, state)
-                target = _open_target(rocksdict, new_path, state["families"])
-                early = None
-                try:
-                    if state["phase"] == "copy":
-                        estimate = source.estimate()
-                        if phase is not None:
-                            phase("copying", estimate)
-                        if (state["family"] == 0 and state["last_key"] is None
-                                and workers_for(workers, estimate)):
-                            early = EarlySpans(partial(_RocksSpans.open, str(src_path),
-                                                       str(new_path), state["families"],
-                                                       secondary=str(secondary)),
-                                               t, _verify_chunk(batch_size),
-                                               state["families"][0])
-                        copy_started = time.monotonic()
-                        _copy(rocksdict, source, target, t, report, state, state_path,
-                              table, batch_size, progress, early)
-                        report.copy_s += time.monotonic() - copy_started
-                    verify_started = time.monotonic()
-                    _verify(source, target, t, report, state, batch_size,
-                            progress if phase is not None else None, phase, workers, early)
-                    report.verify_s += time.monotonic() - verify_started
-                except MigrationError:
-                    raise
-                except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
-                    raise MigrationError(f"RocksDB: {exc} (writing {new_path}); the "
-                                         "original is untouched") from None
-                finally:
-                    if early is not None:
-                        early.close()
-                    target.close()
-            with _Source(rocksdict, src_path) as again:  # nothing written while we worked
-                _check_unchanged(again, state)
-        except MigrationError:  # a refusal leaves no half-written target behind
-            shutil.rmtree(new_path, ignore_errors=True)
-            state_path.unlink(missing_ok=True)
-            raise
-        finally:  # left by this run, or by one that was killed
-            table.unlink(missing_ok=True)
-            shutil.rmtree(secondary, ignore_errors=True)
-        state["phase"], state["report"] = "verified", report.to_dict()
-        _write_state(state_path, state)
-    swap(at, keep_old, report)
+    with run.held(keep_old):
+        state, report = run.begin(t, restart, f"rocksdb {run.at.path}", fresh)
+        if state["phase"] != "verified":
+            _rocks_migrate(rocksdict, run, state, report, t, batch_size, progress, phase,
+                           workers)
+            state["phase"], state["report"] = "verified", report.to_dict()
+            run.write(state)
+        run.swap(state, keep_old, report)
     report.seconds += time.monotonic() - started
     return report
+
+
+def _rocks_migrate(rocksdict: Any, run: Run, state: dict[str, Any], report: MigrationReport,
+                   t: Transcoder, batch_size: int, progress: Progress, phase: PhaseStart,
+                   workers: int | None) -> None:
+    """Copy (from where the state says) and verify, the original unchanged all along; a
+    refusal removes what the run made."""
+    src_path, new_path = run.at.path, run.at.new
+    table, secondary = run.at.beside(_TABLE_SUFFIX), run.at.beside(_SECONDARY_SUFFIX)
+    try:
+        with _Source(rocksdict, src_path) as source:
+            if state["sequence"] is None:
+                state["families"], state["sequence"] = source.families, source.sequence
+            _check_unchanged(source, state)
+            # recorded before the new database exists: a run killed from here on resumes
+            run.write(state)
+            target = _open_target(rocksdict, new_path, state["families"])
+            early = None
+            try:
+                run.made_new(state)
+                if state["phase"] == "copy":
+                    estimate = source.estimate()
+                    if phase is not None:
+                        phase("copying", estimate)
+                    if (state["family"] == 0 and state["last_key"] is None
+                            and workers_for(workers, estimate)):
+                        early = EarlySpans(partial(_RocksSpans.open, str(src_path),
+                                                   str(new_path), state["families"],
+                                                   secondary=str(secondary)),
+                                           t, _verify_chunk(batch_size),
+                                           state["families"][0])
+                    copy_started = time.monotonic()
+                    _copy(rocksdict, source, target, t, report, state, run, table,
+                          batch_size, progress, early)
+                    report.copy_s += time.monotonic() - copy_started
+                verify_started = time.monotonic()
+                _verify(source, target, t, report, state, batch_size,
+                        progress if phase is not None else None, phase, workers, early)
+                report.verify_s += time.monotonic() - verify_started
+            except MigrationError:
+                raise
+            except Exception as exc:  # rocksdict reports RocksDB's errors as Exception
+                raise MigrationError(f"RocksDB: {exc} (writing {new_path}); the "
+                                     "original is untouched") from None
+            finally:
+                if early is not None:
+                    early.close()
+                target.close()
+        with _Source(rocksdict, src_path) as again:  # nothing written while we worked
+            _check_unchanged(again, state)
+    except Interfered:  # the files are no longer this run's: nothing of them removed
+        raise
+    except MigrationError:  # a refusal leaves no half-written target behind
+        run.discard(state)
+        raise
+    finally:  # left by this run, or by one that was killed
+        table.unlink(missing_ok=True)
+        shutil.rmtree(secondary, ignore_errors=True)
 
 
 def _rocksdict() -> Any:
@@ -200,6 +213,8 @@ class _Source:
 
     def __init__(self, rocksdict: Any, path: Path) -> None:
         self.path = path
+        if not is_directory(path, "a RocksDB database"):
+            raise MigrationError(f"{path} is not a RocksDB database: no such directory")
         self.added_config = not (path / _CONFIG).exists()
         try:
             self.families: list[str] = _ordered(
@@ -270,7 +285,7 @@ def _open_target(rocksdict: Any, path: Path, families: list[str]) -> Any:
 
 
 def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
-          report: MigrationReport, state: dict[str, Any], state_path: Path, table: Path,
+          report: MigrationReport, state: dict[str, Any], run: Run, table: Path,
           batch_size: int, progress: Progress, early: EarlySpans | None = None) -> None:
     """Copy each column family in batches (:class:`_Batch`: a table file RocksDB takes in, or
     a synced ``WriteBatch``), the position reached written to the state file after each;
@@ -300,7 +315,7 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
             if early is not None:
                 early.poll()
             if batch.size >= batch_size:
-                _commit(batch, keys[-1], name, watch, splits, report, state, state_path,
+                _commit(batch, keys[-1], name, watch, splits, report, state, run,
                         progress, early, marks)
                 new_key.check = check = False
             elif (early is not None and watch.last is not None
@@ -309,14 +324,14 @@ def _copy(rocksdict: Any, source: _Source, target: Any, t: Transcoder,
                 marks.append((keys[-1], watch.last))
         if batch.size:
             assert new_key.last_key is not None
-            _commit(batch, new_key.last_key, name, watch, splits, report, state, state_path,
+            _commit(batch, new_key.last_key, name, watch, splits, report, state, run,
                     progress, early, marks)
             check = False
         if index + 1 < len(families):  # the next family starts afresh
             state.update(family=index + 1, last_key=None, last_new_key=None)
-            _write_state(state_path, state)
+            run.write(state)
     state.update(phase="copied", report=report.to_dict())
-    _write_state(state_path, state)
+    run.write(state)
 
 
 def _chunk_sizes(batch_size: int) -> Iterator[int]:
@@ -327,7 +342,7 @@ def _chunk_sizes(batch_size: int) -> Iterator[int]:
 
 
 def _commit(batch: _Batch, last_key: bytes, name: str, watch: _OrderWatch, splits: Splits,
-            report: MigrationReport, state: dict[str, Any], state_path: Path,
+            report: MigrationReport, state: dict[str, Any], run: Run,
             progress: Progress, early: EarlySpans | None, marks: list[tuple[bytes, bytes]]
             ) -> None:
     """Make *batch* (of column family *name*, ending at the old key *last_key*) durable, then
@@ -341,7 +356,7 @@ def _commit(batch: _Batch, last_key: bytes, name: str, watch: _OrderWatch, split
     state.update(last_key=last_key.hex(),
                  last_new_key=None if watch.last is None else watch.last.hex(),
                  report=report.to_dict())
-    _write_state(state_path, state)
+    run.write(state)
     if early is not None and watch.last is not None and not report.order_changes:
         for old, new in marks:
             early.copied(old, new)

@@ -27,9 +27,9 @@ until everything is known to be right.
    triggers again, and forgets the state (dropping the state table when it is empty).
 
 One migration of a table runs at a time (:func:`_table_lock`: an ``flock`` the operating
-system drops when its holder dies); a second is refused. A database that fills up is reported
-as "disk full"; SQLite has then rolled the batch back by itself, the original is intact and
-the rerun resumes.
+system drops when its holder dies, :mod:`lexcodecs.migrate.lock`); a second is refused. A
+database that fills up is reported as "disk full"; SQLite has then rolled the batch back by
+itself, the original is intact and the rerun resumes.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from typing import Any, Final
 from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
+from .lock import exclusive
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .spans import Chunk, Splits, check_workers, join_spans, plan_spans, run_spans, workers_for
 from .transcoder import MigrationError, Transcoder, same_settings
@@ -147,46 +148,19 @@ def _rollback(db: sqlite3.Connection) -> None:
 
 @contextlib.contextmanager
 def _table_lock(db: sqlite3.Connection, table: str) -> Iterator[None]:
-    """Hold the lock of migrations of *table*: one at a time, a second run is refused.
-
-    The lock is an exclusive ``flock`` on ``<database>.lexcodecs-lock-<hash of the table
-    name>``: the operating system drops it when its holder dies (even by ``kill -9``), so a
-    crashed run never leaves a stale lock. The file is removed by the run that holds it. An
-    in-memory or temporary database cannot be reached by another process: no lock.
-    """
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        yield
-        return
+    """Hold the lock of migrations of *table* (:func:`lexcodecs.migrate.lock.exclusive`): one
+    at a time, a second run is refused. The lock file is
+    ``<database>.lexcodecs-lock-<hash of the table name>``. An in-memory or temporary
+    database cannot be reached by another process: no lock."""
     database = _database_path(db)
     if not database:
         yield
         return
     digest = hashlib.sha256(table.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    path = f"{database}.lexcodecs-lock-{digest}"
-    while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise MigrationError(
-                f"another migration of table {table!r} in {database} is running (it holds "
-                f"{path}); wait for it to finish, then run again") from None
-        try:  # the holder before us may have removed the file just before we locked it
-            same = os.path.samestat(os.fstat(fd), os.stat(path))
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        os.close(fd)
-    try:
+    with exclusive(f"{database}.lexcodecs-lock-{digest}",
+                   f"another migration of table {table!r} in {database} is running; wait "
+                   "for it to finish, then run again"):
         yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        os.close(fd)
 
 
 def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Transcoder,

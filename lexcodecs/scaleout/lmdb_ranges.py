@@ -22,7 +22,8 @@ copied); only the copy is done another way, in two steps:
 
 Then, as for ``migrate_lmdb``: verify (``lmdb_store._lmdb_verify``: equal counts, both
 environments walked side by side, natural order), the ``verified`` phase, the run files
-removed, and the swap (:func:`lexcodecs.migrate.directory.swap`). A refusal (a key the codecs
+removed, and the swap (:meth:`lexcodecs.migrate.directory.Run.swap`; the run checked, locked
+and watched as ``migrate_lmdb``'s is). A refusal (a key the codecs
 refuse, in any worker) removes the new environment, the runs and the state, as
 ``migrate_lmdb`` does; an interruption (Ctrl-C, a lost cluster) keeps them for the rerun.
 
@@ -50,8 +51,7 @@ from typing import Any, Final
 from ..errors import LexCodecError
 from ..migrate import kernel
 from ..migrate.defaults import BATCH_SIZE
-from ..migrate.directory import Beside, begin, swap
-from ..migrate.directory import write_state as _write_state
+from ..migrate.directory import Interfered, Run
 from ..migrate.lmdb_store import (
     _MIN_MAP_SIZE,
     _check_key_sizes,
@@ -98,7 +98,8 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
     lmdb = _lmdb()
     t = transcoder
     started = time.monotonic()
-    at = Beside.of(path)
+    run = Run(path, "an LMDB environment")
+    at = run.at
     runs = at.path.with_name(at.path.name + RUNS_SUFFIX)
 
     def fresh(settings: dict[str, Any], report: MigrationReport) -> dict[str, Any]:
@@ -108,55 +109,67 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
                 "last_new_key": None, "boundaries": None, "loaded": [],
                 "report": report.to_dict()}
 
-    state, report = begin(at, t, restart, f"lmdb {at.path}", fresh)
-    if state["phase"] != "verified":
-        if state.get("method") != _METHOD:
-            raise MigrationError(f"an unfinished migrate_lmdb run of {at.path} is recorded; "
-                                 "finish it with migrate_lmdb, or restart=True (--restart) "
-                                 "to discard it")
-        if state["boundaries"] is None:  # a new migration: runs of an old one mean nothing
-            shutil.rmtree(runs, ignore_errors=True)
-        try:
-            source = lmdb.open(str(at.path), readonly=True, lock=False, create=False)
-        except lmdb.Error as exc:
-            raise MigrationError(f"{at.path} is not an LMDB environment ({exc})") from None
-        try:
-            size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
-                                   _MIN_MAP_SIZE)
-            target = lmdb.open(str(at.new), map_size=size)
-            try:
-                if state["phase"] == "copy":
-                    copy_started = time.monotonic()
-                    _transcode(source, client, t, state, at, runs, ranges, report, progress,
-                               phase)
-                    _load(target, t, state, at, runs, report, batch_size, progress, phase)
-                    report.copy_s += time.monotonic() - copy_started
-                verify_started = time.monotonic()
-                _lmdb_verify(source, target, t, report, batch_size,
-                             progress if phase is not None else None, phase,
-                             splits=[bytes.fromhex(b) for b in state["boundaries"] or ()])
-                report.verify_s += time.monotonic() - verify_started
-            except lmdb.Error as exc:
-                raise MigrationError(f"LMDB: {exc} (writing {at.new}); the original is "
-                                     "untouched") from None
-            finally:
-                target.close()
-        except LexCodecError:  # a refusal leaves nothing half-written behind
-            shutil.rmtree(at.new, ignore_errors=True)
-            shutil.rmtree(runs, ignore_errors=True)
-            at.state.unlink(missing_ok=True)
-            raise
-        finally:
-            source.close()
-        state["phase"], state["report"] = "verified", report.to_dict()
-        _write_state(at.state, state)
-    shutil.rmtree(runs, ignore_errors=True)
-    swap(at, keep_old, report)
+    with run.held(keep_old):
+        state, report = run.begin(t, restart, f"lmdb {at.path}", fresh)
+        if state["phase"] != "verified":
+            if state.get("method") != _METHOD:
+                raise MigrationError(f"an unfinished migrate_lmdb run of {at.path} is "
+                                     "recorded; finish it with migrate_lmdb, or restart=True "
+                                     "(--restart) to discard it")
+            if state["boundaries"] is None:  # a new migration: runs of an old one mean nothing
+                shutil.rmtree(runs, ignore_errors=True)
+            _ranges_migrate(lmdb, run, state, report, t, client, runs, ranges, batch_size,
+                            map_size, progress, phase)
+            state["phase"], state["report"] = "verified", report.to_dict()
+            run.write(state)
+        shutil.rmtree(runs, ignore_errors=True)
+        run.swap(state, keep_old, report)
     report.seconds += time.monotonic() - started
     return report
 
 
-def _transcode(source: Any, client: Any, t: Transcoder, state: dict[str, Any], at: Beside,
+def _ranges_migrate(lmdb: Any, run: Run, state: dict[str, Any], report: MigrationReport,
+                    t: Transcoder, client: Any, runs: Path, ranges: int, batch_size: int,
+                    map_size: int | None, progress: Progress, phase: PhaseStart) -> None:
+    """Transcode, load and verify; a refusal removes what the run made."""
+    at = run.at
+    try:
+        source = lmdb.open(str(at.path), readonly=True, lock=False, create=False)
+    except lmdb.Error as exc:
+        raise MigrationError(f"{at.path} is not an LMDB environment ({exc})") from None
+    try:
+        size = map_size or max(source.info()["map_size"], 2 * _used_bytes(source),
+                               _MIN_MAP_SIZE)
+        target = lmdb.open(str(at.new), map_size=size)
+        try:
+            run.made_new(state)
+            if state["phase"] == "copy":
+                copy_started = time.monotonic()
+                _transcode(source, client, t, state, run, runs, ranges, report, progress,
+                           phase)
+                _load(target, t, state, run, runs, report, batch_size, progress, phase)
+                report.copy_s += time.monotonic() - copy_started
+            verify_started = time.monotonic()
+            _lmdb_verify(source, target, t, report, batch_size,
+                         progress if phase is not None else None, phase,
+                         splits=[bytes.fromhex(b) for b in state["boundaries"] or ()])
+            report.verify_s += time.monotonic() - verify_started
+        except lmdb.Error as exc:
+            raise MigrationError(f"LMDB: {exc} (writing {at.new}); the original is "
+                                 "untouched") from None
+        finally:
+            target.close()
+    except Interfered:  # the files are no longer this run's: nothing of them removed
+        raise
+    except LexCodecError:  # a refusal leaves nothing half-written behind
+        shutil.rmtree(runs, ignore_errors=True)
+        run.discard(state)
+        raise
+    finally:
+        source.close()
+
+
+def _transcode(source: Any, client: Any, t: Transcoder, state: dict[str, Any], run: Run,
                runs: Path, ranges: int, report: MigrationReport, progress: Progress,
                phase: PhaseStart) -> None:
     """Step 1: the boundaries (recorded once), then a task for each range without a run."""
@@ -167,7 +180,7 @@ def _transcode(source: Any, client: Any, t: Transcoder, state: dict[str, Any], a
             sample = [key for i, key in enumerate(txn.cursor().iternext(values=False))
                       if i % every == 0]
         state["boundaries"] = [b.hex() for b in boundaries(sample, ranges)]
-        _write_state(at.state, state)
+        run.write(state)
     bounds: list[bytes | None] = [None, *(bytes.fromhex(b) for b in state["boundaries"]),
                                   None]
     runs.mkdir(exist_ok=True)
@@ -185,12 +198,12 @@ def _transcode(source: Any, client: Any, t: Transcoder, state: dict[str, Any], a
     if len(todo) < n:
         report.notes.append(f"{n - len(todo)} of {n} key ranges were transcoded by an "
                             "earlier run and not again")
-    run_all(client, [(_transcode_range, (str(at.path), t, bounds[r], bounds[r + 1],
+    run_all(client, [(_transcode_range, (str(run.at.path), t, bounds[r], bounds[r + 1],
                                          str(runs / f"run-{r:05d}")))
                      for r in todo], done)
 
 
-def _load(target: Any, t: Transcoder, state: dict[str, Any], at: Beside, runs: Path,
+def _load(target: Any, t: Transcoder, state: dict[str, Any], run: Run, runs: Path,
           report: MigrationReport, batch_size: int, progress: Progress,
           phase: PhaseStart) -> None:
     """Step 2: each run into the new environment (the report's counts from the headers)."""
@@ -227,11 +240,11 @@ def _load(target: Any, t: Transcoder, state: dict[str, Any], at: Beside, runs: P
             if start + batch_size >= len(keys):  # the run is in: said before progress
                 loaded.append(r)
                 state.update(report=report.to_dict())
-                _write_state(at.state, state)
+                run.write(state)
             if progress is not None:
                 progress(done)
     state.update(phase="copied", report=report.to_dict())
-    _write_state(at.state, state)
+    run.write(state)
 
 
 # -- run files -----------------------------------------------------------------------------
