@@ -156,6 +156,126 @@ def test_float_negative_zero_and_nan() -> None:
         CODEC.decode(bytes.fromhex("31fff8000000000001"), "x:float64")
 
 
+
+# -- a value below 1 that rounds up to 1 (issue 30, item 12) --------------------------------------
+#
+# HBase 2.6.7's encodeNumeric picks the small class (|v| < 1) from the value as given, then
+# rounds it to 31 digits and takes E = floor(z / 2), z = scale - precision, from the rounded
+# value: a value in [1 - 5E-32, 1) rounds to 1, so z = -1 and E = -1, which putVaruint64
+# writes as the unsigned 2**64 - 1 (ff x 9; complemented for a positive value), then M = 01
+# (the byte 02; inverted for a negative value). HBase decodes the key as 1.
+
+NINES_32 = D("0." + "9" * 32)
+MINUS_NINES_32 = D("-0." + "9" * 32)  # not -NINES_32: unary minus rounds to 28 digits
+ONE_FROM_BELOW_POS = "16" + "00" * 9 + "02"
+ONE_FROM_BELOW_NEG = "14" + "ff" * 9 + "fd"
+#: every form of HBase's key of +-1 rounded up from below, ascending and descending
+ONE_FROM_BELOW_FORMS = [bytes.fromhex(h) for h in (
+    ONE_FROM_BELOW_POS, ONE_FROM_BELOW_NEG, "e9" + "ff" * 9 + "fd", "eb" + "00" * 9 + "02")]
+
+ROUNDS_UP_TO_ONE: list[tuple[str, Any, str]] = [
+    # (schema, value, HBase 2.6.7's key)
+    ("d:decimal", NINES_32, ONE_FROM_BELOW_POS),
+    ("d:decimal", MINUS_NINES_32, ONE_FROM_BELOW_NEG),
+    ("d:decimal desc", NINES_32, "e9" + "ff" * 9 + "fd"),
+    ("d:decimal desc", MINUS_NINES_32, "eb" + "00" * 9 + "02"),
+    # the smallest value that rounds up (31 nines, then 5), and more digits or another form
+    ("d:decimal", D("0." + "9" * 31 + "5"), ONE_FROM_BELOW_POS),
+    ("d:decimal", D("-0." + "9" * 31 + "50000"), ONE_FROM_BELOW_NEG),
+    ("d:decimal", D("0." + "9" * 60), ONE_FROM_BELOW_POS),
+    ("d:decimal desc", D("9" * 34 + "E-34"), "e9" + "ff" * 9 + "fd"),
+    ("d:decimal", D("0." + "9" * 31 + "7123"), ONE_FROM_BELOW_POS),
+]
+
+#: rounding that crosses a power of 100 inside one class is no anomaly: E comes from the
+#: rounded value, so the key is that of the rounded value
+ROUNDS_ACROSS_A_POWER_OF_100: list[tuple[str, Any, str]] = [
+    ("d:decimal", D("0." + "9" * 31 + "4"), "16ff" + "c7" * 15 + "b4"),  # rounds down: no
+    ("d:decimal", D("0.0" + "9" * 32), "16ff14"),             # 0.1
+    ("d:decimal", D("0.00" + "9" * 32), "16ff02"),            # 0.01, the key of 0.01
+    ("d:decimal", D("-0.00" + "9" * 32), "1400fd"),
+    ("d:decimal", D("99." + "9" * 30), "1902"),               # 100
+    ("d:decimal", D("9" * 32), "221102"),                     # 1E+32 (the vectors)
+    ("d:decimal desc", D("-" + "9" * 32), "f71102"),
+]
+
+
+@pytest.mark.parametrize(("schema", "value", "hexkey"), ROUNDS_UP_TO_ONE,
+                         ids=[f"{s} {v}"[:60] for s, v, _ in ROUNDS_UP_TO_ONE])
+def test_a_value_that_rounds_up_to_one_writes_hbase_bytes(schema: str, value: Any,
+                                                          hexkey: str) -> None:
+    assert CODEC.encode((value,), schema).hex() == hexkey
+    assert STRUCT.encode((value,), schema).hex() == hexkey
+    one = D(-1) if value < 0 else D(1)
+    (back,) = CODEC.decode(bytes.fromhex(hexkey), schema)
+    assert same(back, one), back  # as HBase decodes it
+    # the declared round trip: 1 re-encodes to the key of 1, not to these bytes
+    assert CODEC.encode((back,), schema) == CODEC.encode((one,), schema) != \
+        bytes.fromhex(hexkey)
+
+
+@pytest.mark.parametrize(("schema", "value", "hexkey"), ROUNDS_ACROSS_A_POWER_OF_100,
+                         ids=[f"{s} {v}"[:60] for s, v, _ in ROUNDS_ACROSS_A_POWER_OF_100])
+def test_rounding_across_a_power_of_100_writes_the_rounded_value(schema: str, value: Any,
+                                                                 hexkey: str) -> None:
+    key = CODEC.encode((value,), schema)
+    assert key.hex() == hexkey
+    (back,) = CODEC.decode(key, schema)
+    assert CODEC.encode((back,), schema) == key
+
+
+def test_keys_of_one_from_below_decode_in_every_numeric_field() -> None:
+    for hexkey, one in ((ONE_FROM_BELOW_POS, 1), (ONE_FROM_BELOW_NEG, -1)):
+        key = bytes.fromhex(hexkey)
+        desc = bytes(b ^ 0xFF for b in key)
+        for field, want in (("d:decimal", D(one)), ("n:int", one),
+                            ("n:int64 encoding=numeric", one),
+                            ("x:float64 encoding=numeric", float(one)),
+                            ("x:float32 encoding=numeric", Float32(float(one)))):
+            assert same(CODEC.decode(key, field)[0], want), field
+            assert same(CODEC.decode(desc, field + " desc")[0], want), field
+            # and in a longer key: the field ends where HBase's M ends
+            got = CODEC.decode(key + bytes.fromhex("346100"), field + ", s:string")
+            assert same(got[0], want), field
+            assert got[1] == "a", field
+
+
+@pytest.mark.parametrize("hexkey", [
+    "16" + "00" * 9 + "0302",        # M 01 01: HBase never writes more than 01 after E = -1
+    "16" + "00" * 9 + "04",          # M 02
+    "16" + "00" * 9 + "03",          # M unterminated
+    "16" + "00" * 9,                 # no M
+    "16" + "00" * 8,                 # a cut varint
+    "16" + "00" * 8 + "0102",        # a 9-byte varint of another value
+    "14" + "ff" * 9 + "02",          # a negative M not inverted
+    "14" + "ff" * 9 + "fcfd",
+    "22" + "ff" * 9 + "02",          # E = 2**64 - 1 in the large classes
+    "08" + "00" * 9 + "fd",
+    "16" + "00" * 9 + "02" + "00",   # a byte after the key
+])
+def test_other_keys_with_a_9_byte_exponent_are_refused(hexkey: str) -> None:
+    for schema, key in (("d:decimal", bytes.fromhex(hexkey)),
+                        ("d:decimal desc", bytes(b ^ 0xFF for b in bytes.fromhex(hexkey)))):
+        with pytest.raises(DecodeError) as info:
+            CODEC.decode(key, schema)
+        assert info.value.codec == NAME
+
+
+def test_one_from_below_sorts_next_to_zero() -> None:
+    """The order HBase's bytes give: 0.99..9 (32 nines) sorts below every other positive
+    number under 1 (the small class's E byte 00 < ff ~ E for any E HBase writes), just above
+    zero; -0.99..9 just below zero. Against 1 and -1 the order is right."""
+    schema = "d:decimal"
+    values = [D(-1), D("-0." + "9" * 31), D("-0.5"), D("-1E-1000000"), MINUS_NINES_32, D(0),
+              NINES_32, D("1E-1000000"), D("1E-1000"), D("0.5"), D("0." + "9" * 31), D(1)]
+    keys = [CODEC.encode((v,), schema) for v in values]
+    assert keys == sorted(keys)
+    desc = [CODEC.encode((v,), "d:decimal desc") for v in values]
+    assert desc == sorted(desc, reverse=True)
+    # the natural order puts them elsewhere: the declared anomaly
+    assert D("0." + "9" * 31) < NINES_32
+    assert D("-0." + "9" * 31) > MINUS_NINES_32
+
 # -- struct ---------------------------------------------------------------------------------------
 
 
@@ -373,6 +493,15 @@ def test_explainers_are_narrow() -> None:
     rounding = CAPABILITIES.anomaly("numeric-rounds-to-31-digits")
     assert not rounding.applies(parsed, (D(1),), (D(2),))
     assert not rounding.applies(parsed, (0.1,), (D("0.1"),))  # one value under repr order
+    for name in ("numeric-rounds-up-to-one-sorts-next-to-zero",
+                 "numeric-rounds-up-to-one-decodes-as-one"):
+        below = CAPABILITIES.anomaly(name)
+        assert not below.applies(parsed, (D("0.5"),), (D(1),))
+        assert not below.applies(parsed, (D("0." + "9" * 31),), (D(1),))  # 31 digits: kept
+        assert not below.applies(parsed, (D(1),), (D(1) + 0,))
+        assert below.applies(parsed, (D("0.5"),), (MINUS_NINES_32,))
+        assert below.applies(KeySchema.parse("d:decimal desc"), (NINES_32,), (D(1),))
+        assert not below.applies(KeySchema.parse("s:string"), ("a",), ("b",))
     trailing = STRUCT_CAPABILITIES.anomaly("struct-drops-trailing-descending-null")
     asc = KeySchema.parse("s:string, t:string")
     assert not trailing.applies(asc, ("a", "x"), ("a", None))
@@ -411,6 +540,9 @@ def test_random_keys_decode_or_raise_decode_error(api: str, data: bytes, schema:
         # a float field reads any number, rounded to the nearest double (as HBase's
         # decodeNumericAsDouble does); the value it gives is stable
         assert codec.decode(again, schema) == values or values[0] != values[0]
+    elif any(form in data for form in ONE_FROM_BELOW_FORMS):
+        # HBase's key of a value below 1 rounded up to 1 reads as +-1, which writes 18 02
+        assert codec.decode(again, schema) == values
     elif api == "struct":  # an explicit trailing NULL (05) reads as the dropped one
         assert data in (again, CODEC.encode(values, schema))
     else:
@@ -426,6 +558,9 @@ def test_mutated_numbers(value: Any, pos: int, byte: int, schema: str) -> None:
     try:
         values = CODEC.decode(bytes(key), schema)
     except DecodeError:
+        return
+    if bytes(key) in ONE_FROM_BELOW_FORMS:  # reads as +-1 (declared): 1 writes 18 02
+        assert abs(values[0]) == 1
         return
     assert CODEC.encode(values, schema) == bytes(key)
 

@@ -183,7 +183,12 @@ def test_decode_agrees(subject: str, data: st.DataObject) -> None:
 NUMBER_KEYS = ["1802", "1902", "16ff64", "220b02", "08f3fd", "160dfc02", "1604c000000014",
                "221014", "220c14", "2205", "22f00102", "22f10002", "22f9000002", "22fa01000002",
                "22fb0100000002", "22fc010000000002", "1617ff02", "14e802", "2602", "1603",
-               "18c8", "1800", "1801", "180302", "1c" + "03" * 16 + "02", "1c" + "ff" * 20]
+               "18c8", "1800", "1801", "180302", "1c" + "03" * 16 + "02", "1c" + "ff" * 20,
+               # HBase's key of a value below 1 rounded up to 1 (E = -1: the varint of
+               # 2**64 - 1), and near misses: another M, another 9-byte varint, a large class
+               "16" + "00" * 9 + "02", "14" + "ff" * 9 + "fd", "16" + "00" * 9 + "0302",
+               "16" + "00" * 9 + "04", "16" + "00" * 9, "16" + "00" * 8 + "0102",
+               "14" + "ff" * 9 + "02", "22" + "ff" * 9 + "02", "08" + "00" * 9 + "fd"]
 
 
 @pytest.mark.parametrize("field", ["decimal", "int", "int64 encoding=numeric",
@@ -257,7 +262,8 @@ needs_compiled = pytest.mark.skipif(_compiled is None, reason="the compiled modu
 VALID: dict[str, list[Any]] = {
     "decimal": [Decimal("1.5"), Decimal("-1E+40"), Decimal("1E-1000"), Decimal("0"),
                 Decimal("123456789012345678901234567890123"), Decimal("-0.001"), 7, -(2**70),
-                0.1, -2.5e-300, math.inf, Float32(0.5)],
+                0.1, -2.5e-300, math.inf, Float32(0.5), Decimal("0." + "9" * 32),
+                Decimal("-0." + "9" * 31 + "5")],
     "int": [0, 1, -1, 10**31 + 1, -(2**63), 2**64, -(10**100), 99, 100],
     "int64 encoding=numeric": [0, 1, -1, 2**63 - 1, -(2**63), 10**18, 12345],
     "float64 encoding=numeric": [0.0, -0.0, 0.1, -1e23, 1e300, 2.5e-310, math.nan,

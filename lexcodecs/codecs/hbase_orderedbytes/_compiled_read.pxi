@@ -46,6 +46,19 @@ cdef int read_varint(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, unsig
     return 1
 
 
+cdef int is_u64_max(const unsigned char *p, Py_ssize_t n, Py_ssize_t pos,
+                    unsigned char m) noexcept:
+    """Whether the 9 bytes at *pos* (each XOR *m*) are ff x 9: the varint of 2**64 - 1, the
+    E = -1 of HBase's key of a value below 1 rounded up to 1 (format.ONE_FROM_BELOW_E)."""
+    cdef Py_ssize_t i
+    if pos + 9 > n:
+        return 0
+    for i in range(9):
+        if (p[pos + i] ^ m) != 0xFF:
+            return 0
+    return 1
+
+
 cdef double digits_double(const char *s, int nd, long long exponent, bint negative):
     """``+-int(s[:nd]) * 10**exponent`` correctly rounded (BigDecimal.doubleValue())."""
     cdef char text[64]
@@ -126,8 +139,11 @@ cdef object read_number(const FieldSpec *f, unsigned char h, const unsigned char
         e, large = H_NEG_MEDIUM - h, True
     elif h == H_POS_LARGE or h == H_NEG_LARGE or h == H_POS_SMALL or h == H_NEG_SMALL:
         large = h == H_POS_LARGE or h == H_NEG_LARGE
-        if not read_varint(p, n, &pos, m ^ (0xFF if h == H_NEG_LARGE or h == H_POS_SMALL
-                                            else 0), &e):
+        mm = m ^ (0xFF if h == H_NEG_LARGE or h == H_POS_SMALL else 0)
+        if not large and is_u64_max(p, n, pos, mm):
+            e = -1  # then M must be 01 alone (checked below)
+            pos += 9
+        elif not read_varint(p, n, &pos, mm, &e):
             return HANDOVER
         if large and e <= MEDIUM_MAX_E:
             return HANDOVER
@@ -148,6 +164,8 @@ cdef object read_number(const FieldSpec *f, unsigned char h, const unsigned char
         if not c & 1:
             break
     if (p[start] ^ mm) < 2 or c == 0:
+        return HANDOVER
+    if e < 0 and (pos - start != 1 or c != 2):  # after E = -1 HBase writes M = 01 only
         return HANDOVER
     full = <int> (2 * (pos - start))
     while digits[full - 1] == 48:

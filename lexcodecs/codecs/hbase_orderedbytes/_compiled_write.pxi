@@ -34,9 +34,12 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
                       long long point) except -1:
     """``+-0.<digits> x 10**point`` (*digits*: ASCII, first non-zero, n >= 1): rounded
     half-up to 31 digits, trailing zeros stripped, then header, exponent and M. 1, or 0 to
-    hand over (a value the reference refuses)."""
+    hand over (a value the reference refuses). The class is the value's before rounding, E
+    the rounded value's, as HBase's: [1 - 5E-32, 1) rounds to 1 in the small class with
+    E = -1, written as the varint of the unsigned 2**64 - 1 (``16 00x9 02``)."""
     cdef char d[MAX_DIGITS + 3]
-    cdef long long exact_point = point, e
+    cdef bint small = point <= 0
+    cdef long long e
     cdef Py_ssize_t m, i, k, j
     cdef int lead, c
     cdef unsigned char flip = 0xFF if negative else 0
@@ -60,9 +63,11 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
         m = n
     while m > 1 and d[m] == 48:
         m -= 1
-    if point <= 0 < exact_point:
-        return 0
-    e = (point + 1) >> 1 if point > 0 else (-point) >> 1
+    # small: E = floor(-point / 2); -1 where the value rounded up to 1 (point 1)
+    if small:
+        e = (-point) >> 1 if point <= 0 else -1
+    else:
+        e = (point + 1) >> 1
     if e > MAX_E or point - m < MIN_EXP:
         return 0
     # d[1..m] are the digits; one leading zero aligns an odd point to a centimal digit
@@ -73,7 +78,7 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
     if k & 1:
         d[1 + m] = 48
         k += 1
-    if point > 0:
+    if not small:
         if e <= MEDIUM_MAX_E:
             buf_put(b, <unsigned char> (H_NEG_MEDIUM - e if negative else H_POS_MEDIUM + e))
         elif negative:
@@ -82,7 +87,7 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
         else:
             buf_put(b, H_POS_LARGE)
             put_varint(b, <unsigned long long> e, 0)
-    elif negative:
+    elif negative:  # <unsigned long long> e: -1 is 2**64 - 1, as putVaruint64 reads it
         buf_put(b, H_NEG_SMALL)
         put_varint(b, <unsigned long long> e, 0)
     else:

@@ -3,7 +3,8 @@ the values' own order, equality, prefix ranges or round trip (data read by the c
 ``compare`` and the docs).
 
 Theory of operation: the numeric encoding is lossy by design (31 significant digits, -0.0 is
-zero); a descending BlobCopy can only end a key; and
+zero, and a value just below 1 that rounds up to 1 keeps the small class with E = -1, next
+to zero in the order); a descending BlobCopy can only end a key; and
 ``api="struct"`` drops trailing NULLs, so a NULL of a descending field loses its place at the
 end of the order. Each quirk is an :class:`~lexcodecs.codec.Anomaly` with a witness and a
 narrow explainer; which exist depends on the ``api`` option, so :func:`anomalies` builds the
@@ -17,12 +18,23 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..._bytes import invert
 from ...codec import Anomaly
 from ...errors import LexCodecError
 from ...schema import KeySchema
 from ...types import Float32
-from .format import API_STRUCT, ENCODING_BLOBCOPY, FIELD_KINDS, KIND_BLOB_VAR, NUMERIC_KINDS
-from .reference_encode import encode_blob_var_body, field_writer
+from .format import (
+    API_STRUCT,
+    ENCODING_BLOBCOPY,
+    FIELD_KINDS,
+    KIND_BLOB_VAR,
+    NEG_SMALL,
+    NUMERIC_KINDS,
+    ONE_FROM_BELOW_M,
+    POS_SMALL,
+    U64_MASK,
+)
+from .reference_encode import encode_blob_var_body, encode_varint, field_writer
 
 __all__ = ["anomalies"]
 
@@ -105,6 +117,27 @@ def _negative_zero(schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, .
                for v in (a[i], b[i]))
 
 
+_ONE_FROM_BELOW_ASC: Final = (
+    bytes((POS_SMALL,)) + invert(encode_varint(U64_MASK)) + bytes((ONE_FROM_BELOW_M,)),
+    bytes((NEG_SMALL,)) + encode_varint(U64_MASK) + bytes((0xFF ^ ONE_FROM_BELOW_M,)))
+#: HBase's key of +-(a value in [1 - 5E-32, 1)), rounded up to 1 with E = -1
+#: (format.ONE_FROM_BELOW_E): 16 00x9 02, 14 ffx9 fd, and both inverted (descending)
+ONE_FROM_BELOW_KEYS: Final = frozenset(_ONE_FROM_BELOW_ASC + tuple(map(invert,
+                                                                      _ONE_FROM_BELOW_ASC)))
+
+
+def _one_from_below(schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, ...]
+                    ) -> bool:
+    """At the first difference, a numeric field where one of the two values writes HBase's
+    key of a value below 1 rounded up to 1 (:data:`ONE_FROM_BELOW_KEYS`)."""
+    if schema is None:
+        return False
+    i = _first_difference(a, b)
+    if i is None or i >= len(schema) or _kind(schema, i) not in NUMERIC_KINDS:
+        return False
+    return any(_field_bytes(schema, i, v) in ONE_FROM_BELOW_KEYS for v in (a[i], b[i]))
+
+
 def _blob_var_order(schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     """At the first difference, a BlobVar field whose bytes' order disagrees with the values':
     the body's last byte has its top bit clear, so where one body ends and the other goes on
@@ -160,6 +193,21 @@ COMMON: Final[tuple[Anomaly, ...]] = (
             "a number of more than 31 significant digits decodes rounded: 10**31 + 1 gives "
             "10**31 back (as HBase's decoder does)",
             witness=((10**31 + 1,),), schema="n:int", explains=_rounded),
+    Anomaly("numeric-rounds-up-to-one-sorts-next-to-zero", "order",
+            "HBase picks the small class (|v| < 1) before rounding to 31 digits and takes E "
+            "from the rounded value: a decimal in [1 - 5E-32, 1) rounds to 1 with E = -1, "
+            "which putVaruint64 writes as the unsigned 2**64 - 1, so 0.99..9 (32 nines) is "
+            "16 00x9 02 and sorts below every other positive number under 1, just above zero "
+            "(0.5 is 16 ff 64); a negative one, 14 ffx9 fd, sorts above every other negative "
+            "number above -1, just below zero. Against 1 (18 02) and -1 (12 fd) the order "
+            "holds",
+            witness=((decimal.Decimal("0.5"),), (decimal.Decimal("0." + "9" * 32),)),
+            schema="d:decimal", explains=_one_from_below),
+    Anomaly("numeric-rounds-up-to-one-decodes-as-one", "round-trip",
+            "the same keys decode as 1 and -1, as HBase's decoder reads them, and 1 writes "
+            "18 02: 0.99..9 (32 nines) -> 16 00x9 02 -> Decimal('1') -> 18 02",
+            witness=((decimal.Decimal("0." + "9" * 32),),), schema="d:decimal",
+            explains=_one_from_below),
     Anomaly("numeric-negative-zero-is-zero", "collision",
             "the numeric encoding writes -0.0 and +0.0 as the one zero 15 (the fixed float64 "
             "keeps them apart, -0.0 just below +0.0)",

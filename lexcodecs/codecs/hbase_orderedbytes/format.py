@@ -26,11 +26,12 @@ even byte). The header splits the line into classes that sort in order::
 
 E is a SQLite4 varint (complemented where a larger E must sort lower). Values are rounded
 half-up to 31 significant digits first (``MathContext(31, HALF_UP)``), trailing zeros
-stripped. A double goes in as the digits of ``Double.toString`` (JDK 19 and later: the
-shortest repr, Python's ``repr``, except that Java writes at least two digits, so the
-subnormal ``5e-324`` is ``4.9E-324``; JDK 18 and earlier wrote other digits for about 0.5 %
-of doubles, so their keys differ: ``1e23`` is ``22 0c 14`` here, ``22 0c 13 c7 .. b4``
-there).
+stripped, but the class comes from the value before rounding: a value in [1 - 5E-32, 1)
+rounds to 1 in the small class, with E = -1 (:data:`ONE_FROM_BELOW_E`). A double goes in as
+the digits of ``Double.toString`` (JDK 19 and later: the shortest repr, Python's ``repr``,
+except that Java writes at least two digits, so the subnormal ``5e-324`` is ``4.9E-324``;
+JDK 18 and earlier wrote other digits for about 0.5 % of doubles, so their keys differ:
+``1e23`` is ``22 0c 14`` here, ``22 0c 13 c7 .. b4`` there).
 
 This module holds the format's numbers only; ``reference_encode.py`` / ``reference_decode.py``
 are the readable encoder and decoder, ``codec.py`` binds a schema into plan data
@@ -89,6 +90,17 @@ MAX_DIGITS: Final = 31
 #: refuses (``ArithmeticException: Overflow``) or cannot decode beyond; the encoder refuses a
 #: larger E, the decoder reads none
 MAX_E: Final = 2**30 - 1
+#: HBase picks a number's class from the value as given but takes E from the value rounded to
+#: 31 digits, E = floor(z / 2) with z = scale - precision: a value in [1 - 5E-32, 1) takes the
+#: small class and rounds to 1, where z = -1, so E = -1, and ``putVaruint64`` writes that long
+#: as the unsigned 2**64 - 1 (nine ff bytes), complemented for a positive value; M is 01. The
+#: key: 16 00x9 02 (negative 14 ffx9 fd), which HBase decodes as 1 (-1). No other E < 0 and
+#: no other 9-byte exponent is ever written.
+ONE_FROM_BELOW_E: Final = -1
+#: the exponent varint's value for E = -1 (``putVaruint64`` reads the long as unsigned)
+U64_MASK: Final = 2**64 - 1
+#: the one M after E = -1: the centimal digit 01, written 02 (inverted when negative)
+ONE_FROM_BELOW_M: Final = 0x02
 #: the smallest exponent of a value's last digit (``value = digits x 10**exp``): Java's
 #: ``BigDecimal`` scale is at most 2**31 - 1
 MIN_EXP: Final = -(2**31 - 1)

@@ -69,11 +69,13 @@ from .format import (
     NEG_MEDIUM,
     NULL,
     NUMBER_HEADERS,
+    ONE_FROM_BELOW_M,
     POS_INF,
     POS_LARGE,
     POS_MEDIUM,
     POS_SMALL,
     TEXT,
+    U64_MASK,
     ZERO,
 )
 
@@ -141,6 +143,27 @@ def read_mantissa(key: bytes, start: int, negative: bool, parts: Parts) -> tuple
     return digits, start + end + 1
 
 
+def _one_from_below(key: bytes, pos: int, start: int, negative: bool, parts: Parts
+                    ) -> tuple[Parsed, int]:
+    """The small class with the exponent varint 2**64 - 1 (E = -1), read up to *start*:
+    HBase's key of a value in [1 - 5E-32, 1) rounded up to 1 (format.ONE_FROM_BELOW_E). It
+    reads as +-1, as HBase's decoder reads it, with exactly the M HBase writes after it (01);
+    any other is refused."""
+    m = ONE_FROM_BELOW_M ^ (0xFF if negative else 0)
+    if start >= len(key):
+        raise truncated(key, "mantissa missing")
+    if key[start] != m:
+        raise DecodeError("after the exponent 2**64 - 1 (E = -1) HBase writes only the "
+                          "mantissa 01 (a value below 1 rounded up to 1)", offset=start,
+                          found=key[start:start + 1], expected=f"{m:02x}")
+    _note(parts, pos + 1, start, "exponent",
+          "E=-1 (2**64 - 1: HBase's putVaruint64 of a negative long; a value below 1 "
+          "rounded up to 1)" + (", complemented" if not negative else ""))
+    _note(parts, start, start + 1, "mantissa", "centimal digits 1 (2d the last)"
+          + (", inverted (negative)" if negative else ""))
+    return (None, negative, "1", 0), start + 1
+
+
 def read_number(key: bytes, pos: int, parts: Parts) -> tuple[Parsed, int]:
     """The number whose (ascending) header is at *pos*, and the offset after it."""
     h = key[pos]
@@ -158,6 +181,8 @@ def read_number(key: bytes, pos: int, parts: Parts) -> tuple[Parsed, int]:
         large = h in (POS_LARGE, NEG_LARGE)
         complemented = h in (NEG_LARGE, POS_SMALL)
         e, start = read_varint(key, start, complemented, "exponent")
+        if not large and e == U64_MASK:
+            return _one_from_below(key, pos, start, negative, parts)
         if large and e <= MEDIUM_MAX_E:
             raise DecodeError(f"non-canonical: large form with E={e} (HBase writes the "
                               "medium form)", offset=pos + 1, found=key[pos + 1:start],

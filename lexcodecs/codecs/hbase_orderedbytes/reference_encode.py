@@ -65,6 +65,7 @@ from .format import (
     POS_MEDIUM,
     POS_SMALL,
     TEXT,
+    U64_MASK,
     ZERO,
 )
 
@@ -107,18 +108,23 @@ def round_digits(digits: str, point: int) -> tuple[str, int]:
 
 def write_digits(negative: bool, digits: str, point: int, value: Any) -> bytes:
     """The key of +-0.<digits> x 10**point (*digits*: no leading zeros, any length):
-    rounded to 31 digits, then the class header, exponent and M (spec §4.3-§4.7)."""
-    exact_point = point
+    rounded to 31 digits, then the class header, exponent and M (spec §4.3-§4.7).
+
+    As HBase's ``encodeNumeric``, the class (small: |v| < 1) is the value's before rounding
+    and E is the rounded value's: a value in [1 - 5E-32, 1) rounds to 1 in the small class,
+    z = -1 and E = floor(-1 / 2) = -1, written as the varint of the unsigned 2**64 - 1
+    (``putVaruint64`` of a negative long), then M = 01: ``16 00x9 02`` (negative
+    ``14 ffx9 fd``), where 1 itself is ``18 02`` (format.ONE_FROM_BELOW_E).
+
+    >>> write_digits(False, "9" * 32, 0, None).hex()
+    '1600000000000000000002'
+    """
+    small = point <= 0  # |v| < 1 before rounding (digits has no leading zero)
     digits, point = round_digits(digits, point)
-    if point <= 0 < exact_point:
-        # HBase picks the class before rounding: 0.99..9 (32+ nines) takes the small path
-        # with a value that rounded to 1 and writes E = -1 (a malformed key)
-        raise EncodeError("a value below 1 that rounds up to 1 at 31 digits: HBase writes "
-                          "a malformed key for it", value=value,
-                          expected="at most 31 significant digits")
     # |v| >= 1: E = ceil(d / 2), d = point digits before the point;
     # |v| < 1: E = floor(z / 2), z = -point zeros between the point and the first digit
-    e = (point + 1) >> 1 if point > 0 else (-point) >> 1
+    # (z = -1, E = -1 where the value rounded up to 1)
+    e = (-point) >> 1 if small else (point + 1) >> 1
     if e > MAX_E or point - len(digits) < MIN_EXP:
         raise EncodeError("exponent beyond HBase's range (Java BigDecimal: "
                           "ArithmeticException Overflow/Underflow)", value=value,
@@ -129,17 +135,17 @@ def write_digits(negative: bool, digits: str, point: int, value: Any) -> bytes:
         digits += "0"
     pairs = bytes.fromhex(digits)
     body = pairs[:-1].translate(ODD) + pairs[-1:].translate(LAST)
-    if point > 0:
+    if not small:
         if e <= MEDIUM_MAX_E:
             head = bytes((NEG_MEDIUM - e,)) if negative else bytes((POS_MEDIUM + e,))
         elif negative:
             head = bytes((NEG_LARGE,)) + invert(encode_varint(e))
         else:
             head = bytes((POS_LARGE,)) + encode_varint(e)
-    elif negative:
-        head = bytes((NEG_SMALL,)) + encode_varint(e)
+    elif negative:  # E & U64_MASK: HBase's long E taken as unsigned (only -1 is negative)
+        head = bytes((NEG_SMALL,)) + encode_varint(e & U64_MASK)
     else:
-        head = bytes((POS_SMALL,)) + invert(encode_varint(e))
+        head = bytes((POS_SMALL,)) + invert(encode_varint(e & U64_MASK))
     return head + (invert(body) if negative else body)
 
 
