@@ -15,13 +15,22 @@ The conformance harness (``lexcodecs.testing``) checks every claim, and ``compar
 :class:`Codec` is a ``typing.Protocol``: a plugin needs no base class. :class:`BaseCodec` is
 the shared behaviour (option validation, schema checks, the bind cache, error context) for
 codecs that want it.
+
+The value readers the codecs share live here too: :func:`plain_value` (a subclass of a type
+the codecs take, read as its plain type without calling anything it overrides),
+:func:`as_key_bytes` (a key given to a decoder; a released memoryview is a
+:class:`~lexcodecs.errors.DecodeError`), :func:`buffer_value` and :func:`utf8_value`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime as _dt
 import difflib
+import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
+from decimal import Decimal
+from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -37,6 +46,7 @@ from .errors import (
     UnsupportedTypeError,
 )
 from .schema import FIELD_TYPES, Field, KeySchema
+from .types import INT_TYPES, Float32, TypedInt, Versionstamp
 
 __all__ = [
     "Anomaly",
@@ -53,6 +63,7 @@ __all__ = [
 
 SchemaLike = KeySchema | str
 B = TypeVar("B", bound="BoundKey")
+_T = TypeVar("_T")
 Decoding = Literal["self-describing", "schema", "none"]
 NullSupport = Literal["first", "last", "both", "fixed", "none"]
 NanPolicy = Literal["refuse", "total", "lowest", "highest"]
@@ -360,18 +371,133 @@ class FieldPlan:
 
 
 def _as_values(codec: str, values: Any) -> Sequence[Any]:
-    if isinstance(values, (tuple, list)):
-        return values
+    cls = type(values)  # the real type: an object that lies about __class__ is no tuple
+    if cls is tuple or cls is list:
+        return values  # type: ignore[no-any-return]
+    if issubclass(cls, (tuple, list)):
+        return plain_value(values)  # type: ignore[no-any-return]
     raise UnsupportedTypeError("the values of a key must be a tuple or a list", codec=codec,
                                value=values, expected="a tuple or list of values")
 
 
+# -- subclasses read as their plain type -------------------------------------------------------
+#
+# The docs' rule: a value of a subclass is written as its plain type. An override (``__int__``,
+# ``__float__``, ``__abs__``, ``__eq__``, ``__bytes__``, ``encode``, ``utcoffset``, a property
+# shadowing ``year`` or a UUID's ``int`` ...) may lie or raise, so a subclass is read through the
+# base class's own C slots and descriptors, never through anything the subclass can override.
+# Exact types never come here: each codec dispatches on the exact type first, and calls
+# :func:`plain_value` only for what is left.
+
+_F32_BITS: Final[Any] = Float32.__dict__["bits"]
+_UUID_SLOTS: Final[tuple[Any, ...]] = tuple(uuid.UUID.__dict__[n] for n in ("int", "is_safe"))
+_STAMP_SLOTS: Final[tuple[Any, ...]] = tuple(Versionstamp.__dict__[n]
+                                             for n in ("tr_version", "user_version"))
+_TYPED: Final = frozenset(INT_TYPES.values())
+_FULL: Final = slice(None)
+_D: Final[Any] = _dt.datetime  # its getset descriptors (year, tzinfo ...) read the C fields
+_TD: Final[Any] = _dt.timedelta
+
+
+def _copy_slots(new: _T, old: Any, slots: tuple[Any, ...]) -> _T:
+    """*new* with each of *slots* (member descriptors of the base class) copied from *old*;
+    an unset slot stays unset, so a tampered object reads as the same tampered object."""
+    for slot in slots:
+        with contextlib.suppress(AttributeError):
+            slot.__set__(new, slot.__get__(old))
+    return new
+
+
+def _plain_typed(v: Any) -> int:
+    # a subclass of a typed wrapper keeps its wrapper's width; its range is the codec's to check
+    for cls in type(v).__mro__:
+        if cls in _TYPED:
+            return int.__new__(cls, int.__int__(v))
+    return int.__int__(v)
+
+
+def _plain_float32(v: Any) -> Float32:
+    return _copy_slots(float.__new__(Float32, float.__float__(v)), v, (_F32_BITS,))
+
+
+def _plain_datetime(v: Any) -> _dt.datetime:
+    return _dt.datetime(_D.year.__get__(v), _D.month.__get__(v), _D.day.__get__(v),
+                        _D.hour.__get__(v), _D.minute.__get__(v), _D.second.__get__(v),
+                        _D.microsecond.__get__(v), _D.tzinfo.__get__(v),
+                        fold=_D.fold.__get__(v))
+
+
+def _plain_date(v: Any) -> _dt.date:
+    return _dt.date(_D.year.__get__(v), _D.month.__get__(v), _D.day.__get__(v))
+
+
+def _plain_timedelta(v: Any) -> _dt.timedelta:
+    return _dt.timedelta(_TD.days.__get__(v), _TD.seconds.__get__(v),
+                         _TD.microseconds.__get__(v))
+
+
+#: (base, reader) by the real type's MRO, most derived bases first
+_PLAIN_READERS: Final[tuple[tuple[type, Callable[[Any], Any]], ...]] = (
+    (TypedInt, _plain_typed),
+    (int, int.__int__),  # bool cannot be subclassed; an IntEnum is its int
+    (Float32, _plain_float32),
+    (float, float.__float__),
+    (str, str.__str__),
+    (bytes, lambda v: bytes.__getitem__(v, _FULL)),
+    (bytearray, lambda v: bytearray.__getitem__(v, _FULL)),
+    (Decimal, Decimal),  # the C constructor copies a Decimal's digits, calling nothing
+    (_dt.datetime, _plain_datetime),
+    (_dt.date, _plain_date),
+    (_dt.timedelta, _plain_timedelta),
+    (uuid.UUID, lambda v: _copy_slots(object.__new__(uuid.UUID), v, _UUID_SLOTS)),
+    (Versionstamp, lambda v: _copy_slots(object.__new__(Versionstamp), v, _STAMP_SLOTS)),
+    (tuple, lambda v: tuple.__getitem__(v, _FULL)),
+    (list, lambda v: list.__getitem__(v, _FULL)),
+)
+
+
+#: the types that are their own plain type (``bool`` cannot be subclassed)
+_EXACT: Final = frozenset({
+    type(None), bool, int, *INT_TYPES.values(), float, Float32, str, bytes, bytearray,
+    memoryview, Decimal, _dt.datetime, _dt.date, _dt.timedelta, uuid.UUID, Versionstamp,
+    tuple, list,
+})
+
+
+def plain_value(v: Any) -> Any:
+    """*v* as its plain type when it is an instance of a subclass of a type the codecs take
+    (int, a typed int, float, ``Float32``, str, bytes, bytearray, Decimal, datetime, date,
+    timedelta, UUID, ``Versionstamp``, tuple, list), read from the base type's own data
+    without calling anything the subclass overrides; anything else as it is.
+
+    >>> class Loud(int):
+    ...     def __int__(self): raise RuntimeError("no")
+    >>> plain_value(Loud(5)), type(plain_value(Loud(5))).__name__
+    (5, 'int')
+    """
+    cls = type(v)
+    if cls in _EXACT:
+        return v
+    for base, read in _PLAIN_READERS:
+        if issubclass(cls, base):
+            return read(v)
+    return v
+
+
 def as_key_bytes(codec: str, key: Any) -> bytes:
-    """Accept ``bytes``, ``bytearray`` and ``memoryview`` as a key; refuse anything else."""
+    """Accept ``bytes``, ``bytearray`` and ``memoryview`` as a key (a subclass by its own
+    bytes, never its ``__bytes__``); refuse anything else, and a released memoryview with a
+    :class:`DecodeError`."""
     if type(key) is bytes:
         return key
-    if isinstance(key, (bytes, bytearray, memoryview)):
-        return bytes(key)
+    if type(key) is memoryview:
+        try:
+            return bytes(key)
+        except ValueError:
+            raise DecodeError("a released memoryview cannot be read", codec=codec,
+                              expected="bytes, bytearray or a readable memoryview") from None
+    if issubclass(type(key), (bytes, bytearray)):
+        return bytes(plain_value(key))
     raise UnsupportedTypeError("a key must be bytes", codec=codec, value=key,
                                expected="bytes, bytearray or memoryview")
 
@@ -383,13 +509,15 @@ def utf8_value(text: str, why: str = "") -> bytes:
         return str.encode(text, "utf-8")
     except UnicodeEncodeError as exc:
         raise EncodeError(f"lone surrogate is not encodable as UTF-8{why}",
-                          value=text[exc.start:exc.end],
+                          value=str.__getitem__(text, slice(exc.start, exc.end)),
                           expected="a str without lone surrogates") from None
 
 
 def buffer_value(v: Any) -> bytes:
-    """A bytes field's value read from its buffer (never a subclass's ``__bytes__``); a
-    released memoryview refused."""
+    """A bytes field's value read from its buffer (a subclass by its own bytes, never its
+    ``__bytes__``); a released memoryview refused."""
+    if issubclass(type(v), (bytes, bytearray)):
+        return bytes(plain_value(v))
     try:
         return bytes(memoryview(v))
     except (ValueError, TypeError, BufferError):  # a released memoryview, say

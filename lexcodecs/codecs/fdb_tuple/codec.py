@@ -97,6 +97,14 @@ def _field_reader(check: FieldCheck, max_depth: int = MAX_DEPTH
     return read
 
 
+def _prefix_bytes(prefix: Any) -> bytes:
+    """A ``prefix=`` argument as bytes (``None``: none), read before its truth is asked: a
+    bytes subclass by its own bytes, never its ``__len__`` or ``__bool__``."""
+    if type(prefix) is bytes:
+        return prefix
+    return b"" if prefix is None else as_bytes(prefix, "prefix")
+
+
 def _plain(values: Any) -> Any:
     """A tuple or list subclass as its own elements; anything else as it is (refused later)."""
     plain = plain_values(values)
@@ -120,10 +128,12 @@ class BoundTuple(BoundKey):
 
     def encode(self, values: Sequence[Any], prefix: bytes = b"") -> bytes:
         key = BoundKey.encode(self, _plain(values))
-        return as_bytes(prefix, "prefix") + key if prefix else key
+        prefix = _prefix_bytes(prefix)
+        return prefix + key if prefix else key
 
     def decode(self, key: bytes, prefix: bytes = b"") -> tuple[Any, ...]:
         data = as_bytes(key)
+        prefix = _prefix_bytes(prefix)
         start = check_prefix(data, prefix) if prefix else 0
         fields = self.schema.fields
         try:
@@ -223,7 +233,8 @@ class FdbTupleCodec(BaseCodec):
         if schema is not None:
             return self.bind(schema).encode(values, prefix)
         key = encode_values(self._values(values), self._form, self.max_depth)
-        return as_bytes(prefix, "prefix") + key if prefix else key
+        prefix = _prefix_bytes(prefix)
+        return prefix + key if prefix else key
 
     def encode_schemaless(self, values: Sequence[Any]) -> bytes:
         return self.encode(values)
@@ -234,6 +245,7 @@ class FdbTupleCodec(BaseCodec):
         if schema is not None:
             return self.bind(schema).decode(key, prefix)
         data = as_bytes(key)
+        prefix = _prefix_bytes(prefix)
         start = check_prefix(data, prefix) if prefix else 0
         try:
             return tuple(decode_elements(data, start, None, self.max_depth)[0])

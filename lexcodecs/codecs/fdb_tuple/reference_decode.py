@@ -28,7 +28,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..._bytes import unorder_bits
-from ...errors import DecodeError, UnsupportedTypeError
+from ...codec import as_key_bytes, buffer_value
+from ...errors import DecodeError, LexCodecError, UnsupportedTypeError
 from ...types import Float32, Versionstamp
 from .format import (
     BYTES,
@@ -265,10 +266,17 @@ del _code, _reader
 
 
 def as_bytes(data: Any, what: str = "key") -> bytes:
+    """A key (or a prefix) given as bytes, bytearray or memoryview, as bytes: a subclass by
+    its own bytes; a released memoryview refused (a key with DecodeError)."""
     if type(data) is bytes:
         return data
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        return bytes(data)
+    if issubclass(type(data), (bytes, bytearray, memoryview)):
+        if what == "key":
+            return as_key_bytes(NAME, data)
+        try:
+            return buffer_value(data)
+        except LexCodecError as exc:
+            raise exc.add_context(codec=NAME) from None
     raise UnsupportedTypeError(f"a {what} must be bytes", codec=NAME, value=data,
                                expected="bytes, bytearray or memoryview")
 

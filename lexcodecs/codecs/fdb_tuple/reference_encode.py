@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from ..._bytes import order_bits
+from ...codec import plain_value
 from ...errors import EncodeError, LexCodecError, UnsupportedTypeError
 from ...types import INT_TYPES, Float32, Versionstamp
 from .format import FIXED_LIMIT, INT_LIMIT, MAX_DEPTH, NAME, NEG_BIG, POS_BIG
@@ -295,7 +296,9 @@ def plain_values(values: Any) -> Sequence[Any] | None:
 
 def _buffer(value: Any) -> bytes:
     try:
-        return bytes(memoryview(value))  # a bytes subclass's own data, not its __bytes__
+        if issubclass(type(value), (bytes, bytearray)):
+            return bytes(plain_value(value))  # a subclass's own data, not its __bytes__
+        return bytes(value)
     except (TypeError, ValueError):  # a released memoryview, say
         raise EncodeError("a bytes-like value whose data cannot be read", value=value,
                           expected="bytes, bytearray or a readable memoryview") from None
@@ -317,7 +320,7 @@ def encode_element(value: Any, nested: bool, int_encoder: Callable[[int], bytes]
     if issubclass(cls, int):
         return int_encoder(int.__index__(value))
     if issubclass(cls, Float32):
-        return _float32(value)
+        return _float32(plain_value(value))  # its slot, never a property shadowing it
     found = foreign(value)
     if found is not None:
         kind, inner = found
@@ -329,9 +332,9 @@ def encode_element(value: Any, nested: bool, int_encoder: Callable[[int], bytes]
     if issubclass(cls, float):
         return _double(float.__float__(value))
     if issubclass(cls, uuid.UUID):
-        return _uuid(value)
+        return _uuid(plain_value(value))
     if issubclass(cls, Versionstamp):
-        return _versionstamp(value)
+        return _versionstamp(plain_value(value))
     if issubclass(cls, (tuple, list)):
         return b"\x05" + b"".join([encode_element(x, True, int_encoder)
                                    for x in items(value)]) + b"\x00"
@@ -370,7 +373,7 @@ def encode_values(values: Sequence[Any], form: str, max_depth: int = MAX_DEPTH) 
 
 def _incomplete_stamp(v: Any) -> Any:
     """*v* when it is an incomplete stamp (one of ours or fdb.tuple's), else None."""
-    stamp = v if issubclass(type(v), Versionstamp) else None
+    stamp = plain_value(v) if issubclass(type(v), Versionstamp) else None
     if stamp is None:
         found = foreign(v)
         if found is not None and found[0] == "versionstamp":
@@ -456,7 +459,7 @@ def _typed_int_check(name: str) -> Callable[[Any], int]:
 def _to_float32(v: Any) -> Float32:
     cls = type(v)
     if issubclass(cls, Float32):
-        return v  # type: ignore[no-any-return]
+        return plain_value(v)  # type: ignore[no-any-return]
     if issubclass(cls, float):
         return Float32(float.__float__(v))
     if cls is not bool and issubclass(cls, int):

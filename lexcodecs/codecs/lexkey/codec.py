@@ -21,7 +21,16 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from ... import _impl
-from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
+from ...codec import (
+    BaseCodec,
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    _as_values,
+)
 from ...inspection import Inspection
 from ...schema import Field, KeySchema
 from . import explain
@@ -132,6 +141,7 @@ class LexKeyBase(BaseCodec):
         """
         if schema is not None:
             return self.bind(schema).prefix_range(values)
+        values = _as_values(self.name, values)  # a subclass as its plain tuple or list
         if not values:
             return b"", None
         return self.encode_first(values), self.encode_last(values)

@@ -13,7 +13,8 @@ import json
 import re
 from typing import Any, Final
 
-from ...errors import DecodeError, UnsupportedTypeError
+from ...codec import as_key_bytes, buffer_value, plain_value
+from ...errors import DecodeError, LexCodecError, UnsupportedTypeError
 
 __all__ = [
     "decode_primary_key",
@@ -29,8 +30,15 @@ _HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2})*\Z")
 
 
 def _key(v: Any, what: str) -> bytes:
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v)
+    """*v* as bytes (a subclass by its own bytes): a key read (a released memoryview is a
+    DecodeError), or a part of one being built (an EncodeError)."""
+    if issubclass(type(v), (bytes, bytearray, memoryview)):
+        if what == "key":
+            return as_key_bytes("lexkey", v)
+        try:
+            return buffer_value(v)
+        except LexCodecError as exc:
+            raise exc.add_context(codec="lexkey") from None
     raise UnsupportedTypeError(f"{what} must be bytes", codec="lexkey", value=v,
                                expected="bytes")
 
@@ -67,9 +75,10 @@ def to_hex(key: bytes) -> str:
 
 def from_hex(text: str) -> bytes:
     """Strict hex (either case): odd length, spaces or ``0x`` are DecodeErrors."""
-    if not isinstance(text, str):
+    if not issubclass(type(text), str):
         raise DecodeError("hex text must be a str", codec="lexkey", offset=0,
                           expected="a str of hex digits")
+    text = str.__str__(text)  # a subclass by its own characters, never its methods
     if not _HEX.match(text):
         bad = next((i for i, c in enumerate(text) if c not in "0123456789abcdefABCDEF"),
                    len(text))
@@ -87,7 +96,7 @@ def to_json(key: bytes) -> str:
 def from_json(text: str) -> bytes:
     """JSON ``null`` is the empty key; a JSON string is hex; anything else is refused."""
     try:
-        value = json.loads(text)
+        value = json.loads(plain_value(text))  # a str or bytes subclass by its own data
     except (TypeError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
         raise DecodeError(f"not JSON ({exc})", codec="lexkey", offset=0,
                           expected="a JSON string of hex, or null") from None

@@ -3,7 +3,9 @@
 Theory of operation: without a schema, each value's exact type picks its writer from a table
 (:class:`Writers`, spec §2); only a subclass (an ``IntEnum``, a subclass of a typed wrapper)
 walks the subclass tests of :data:`Writers.SUBCLASSES`, by the value's real type (an object
-that lies about its ``__class__`` is not believed). With a schema, the field type picks an
+that lies about its ``__class__`` is not believed), and is written as its plain type, read by
+:func:`~lexcodecs.codec.plain_value` (never through ``__int__``, ``__float__``, ``__abs__``,
+``encode`` or any other method it overrides). With a schema, the field type picks an
 encoder from :data:`FIELD_ENCODERS`, which checks and coerces the value (spec §7), then
 writes it; ``None`` is ``00`` in every field.
 
@@ -23,6 +25,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
+from ...codec import plain_value
 from ...errors import EncodeError, UnsupportedTypeError
 from ...types import (
     EndSentinel,
@@ -246,6 +249,7 @@ class Writers:
         writer = self.by_type.get(type(v))
         if writer is None:
             writer = self._subclass_writer(v)
+            v = plain_value(v)  # a subclass is written as its plain type, not its methods
         return writer(v)
 
     def _subclass_writer(self, v: Any) -> Writer:
@@ -310,9 +314,9 @@ def _float64_field(w: Writers, field_type: str) -> Writer:
         if v is None:
             return SEP
         if _is(v, float):
-            return w.float64(float(v))
+            return w.float64(float.__float__(v))  # a subclass's own value, not __float__
         if type(v) is not bool and _is(v, int):
-            return w.float64(_exact_float(v))
+            return w.float64(_exact_float(int.__index__(v)))
         raise UnsupportedTypeError(f"{type(v).__name__} in a float64 field", value=v,
                                    expected="float, Float32 or an exact int")
     return encode
@@ -325,8 +329,10 @@ def _float32_field(w: Writers, field_type: str) -> Writer:
         if type(v) is bool or not _is(v, (int, float)):
             raise UnsupportedTypeError(f"{type(v).__name__} in a float32 field",
                                        value=v, expected="Float32, float or int")
-        # a Float32 is taken by its value; anything else rounds to binary32
-        return w.float32(v if _is(v, Float32) else Float32(v))
+        # a Float32 is taken by its value; anything else rounds to binary32 (a subclass is
+        # read as its plain type first: Float32() would call its __abs__ or __float__)
+        v = plain_value(v)
+        return w.float32(v if type(v) is Float32 else Float32(v))
     return encode
 
 
@@ -351,7 +357,7 @@ def _plain_field(w: Writers, field_type: str) -> Writer:
         if not accepts(v):
             raise UnsupportedTypeError(f"{type(v).__name__} in a {field_type} field",
                                        value=v, expected=expected)
-        return write(v)
+        return write(plain_value(v))
     return encode
 
 

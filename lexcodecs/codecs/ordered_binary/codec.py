@@ -33,6 +33,7 @@ from ...codec import (
     FloatPolicy,
     Option,
     SchemaLike,
+    _as_values,
     as_key_bytes,
 )
 from ...errors import DecodeError, EncodeError, LexCodecError
@@ -115,9 +116,9 @@ class OrderedBinaryCodec(BaseCodec):
         """What lmdb-js reads from *key*: its values, normalised as its reader does."""
         compiled = _impl.compiled(PACKAGE)
         if compiled is not None:
-            return compiled.decode(key, decode_key)  # type: ignore[no-any-return]
+            return compiled.decode(key, _decode_key)  # type: ignore[no-any-return]
         try:
-            return decode_key(key)
+            return _decode_key(key)
         except DecodeError as exc:
             raise exc.add_context(codec=NAME) from None
 
@@ -128,6 +129,7 @@ class OrderedBinaryCodec(BaseCodec):
         empty prefix gives every key: ``(b"", None)``."""
         if schema is not None:
             return self.bind(schema).prefix_range(values)
+        values = _as_values(NAME, values)
         if len(values) == 0:
             return b"", None
         body = encode_values(values, True)
@@ -160,6 +162,12 @@ class OrderedBinaryCodec(BaseCodec):
         cls: type[BoundOrderedBinary] = (BoundOrderedBinary if compiled is None
                                          else compiled.BoundOrderedBinary)
         return cls(self, schema, plans)
+
+
+def _decode_key(key: Any) -> tuple[Any, ...]:
+    """The reference schemaless decode of a key given as bytes, bytearray or memoryview (a
+    released memoryview: a DecodeError)."""
+    return decode_key(as_key_bytes(NAME, key))
 
 
 class BoundOrderedBinary(BoundKey):

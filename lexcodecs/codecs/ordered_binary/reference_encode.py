@@ -13,7 +13,8 @@ Python value -> JS value: ``None`` null, ``bool`` boolean, ``float`` number, ``i
 (written as the number when it is exactly a double), ``str`` string (UTF-16 units: a
 character above U+FFFF is a surrogate pair; a lone surrogate is a lone unit), ``bytes``,
 ``bytearray``, ``memoryview`` a Buffer (raw), :class:`~.format.JsSymbol` a symbol,
-``tuple``/``list`` an array. Subclasses of these are written as their base type's value.
+``tuple``/``list`` an array. Subclasses of these are written as their base type's value, read
+by :func:`~lexcodecs.codec.plain_value` (never through a method the subclass overrides).
 
 This is the only module that words an encoding refusal.
 """
@@ -26,7 +27,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ...codec import buffer_value
+from ...codec import buffer_value, plain_value
 from ...errors import EncodeError, UnsupportedTypeError
 from .format import (
     BIGINT_SHIFT,
@@ -282,26 +283,29 @@ WRITERS: Final[dict[type, Writer]] = {
     JsSymbol: _write_symbol,
 }
 
-#: base type -> how a subclass's own value is read (its base type's, never an override)
-_BASES: Final[dict[type, Callable[[Any], Any]]] = {
-    int: int.__index__,
-    float: float.__float__,
-    str: str.__str__,
-    bytes: bytes.__bytes__,
-    tuple: tuple,
-    list: list,
-}
+def _as_plain(value: Any) -> Any:
+    """A value of a subclass (or a typed int, a Float32) as the plain value this format writes
+    (read by :func:`~lexcodecs.codec.plain_value`, never through a method the subclass
+    overrides), or ``None`` when it is none of them."""
+    plain = plain_value(value)
+    kind = type(plain)
+    if kind in WRITERS or kind is tuple or kind is list:
+        return plain
+    if issubclass(kind, int):  # a typed int (bool is in WRITERS): its number
+        return int.__index__(plain)
+    if issubclass(kind, float):  # a Float32: its value
+        return float.__float__(plain)
+    return None
 
 
 def _plain(value: Any) -> Any:
     """A subclass of a supported type as its base type's value; anything else refused."""
-    for base in type(value).__mro__[1:]:
-        read = _BASES.get(base)
-        if read is not None:
-            return read(value)
-    raise UnsupportedTypeError(
-        f"a {type(value).__name__} is not a value ordered-binary writes", codec=NAME,
-        value=value, expected="None, bool, float, int, str, bytes, JsSymbol or a tuple")
+    plain = _as_plain(value)
+    if plain is None:
+        raise UnsupportedTypeError(
+            f"a {type(value).__name__} is not a value ordered-binary writes", codec=NAME,
+            value=value, expected="None, bool, float, int, str, bytes, JsSymbol or a tuple")
+    return plain
 
 
 def _write_value(value: Any, out: bytearray, in_array: bool, depth: int) -> None:
@@ -368,13 +372,9 @@ def field_value(field_type: str, value: Any) -> Any:
     if value is None or type(value) in kinds:
         return value
     if type(value) not in WRITERS and type(value) is not tuple and type(value) is not list:
-        for base in type(value).__mro__[1:]:
-            read = _BASES.get(base)
-            if read is not None:
-                plain = read(value)
-                if type(plain) in kinds:
-                    return plain
-                break
+        plain = _as_plain(value)
+        if type(plain) in kinds:
+            return plain
     raise UnsupportedTypeError(
         f"a {type(value).__name__} is not a value of a {field_type} field", codec=NAME,
         value=value, expected=" or ".join(k.__name__ for k in kinds) + " or None")

@@ -139,6 +139,7 @@ class BoundOrderedCode(BoundKey):
                     ) -> tuple[tuple[Any, ...], tuple[int, ...]]:
         """Every field from the start of *data*: the values and the offset after each.
         *annotate* collects each field's parts (``inspect``)."""
+        data = as_key_bytes(self._name, data)
         values: list[Any] = []
         ends: list[int] = []
         pos = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from ...codec import plain_value
 from ...errors import DecodeError, EncodeError, UnsupportedTypeError
 from ...schema import Field
 from .format import BYTE_NIBBLES, MINUS2, NIBBLE_TO_DIGIT, PLUS2
@@ -86,8 +87,8 @@ class String(FieldCodec):
 
 #: the bytes-like types a bytes field takes
 BYTES_ACCEPT: dict[type, Callable[[Any], bytes]] = {
-    bytes: lambda v: v if type(v) is bytes else bytes(memoryview(v)),
-    bytearray: lambda v: bytes(memoryview(v)), memoryview: bytes}
+    bytes: lambda v: v if type(v) is bytes else bytes(plain_value(v)),
+    bytearray: lambda v: bytes(plain_value(v)), memoryview: bytes}
 
 
 def bytes_value(v: Any) -> bytes:

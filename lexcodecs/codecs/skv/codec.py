@@ -36,6 +36,7 @@ from ...codec import (
     Option,
     SchemaLike,
     as_key_bytes,
+    buffer_value,
 )
 from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
 from ...inspection import Inspection, Part
@@ -124,6 +125,7 @@ class BoundSkv(BoundKey):
                             ) -> tuple[tuple[Any, ...], tuple[int, ...]]:
         """Every field from offset *pos* to the end of *data*: the values and the offset
         after each field. *annotate* collects each field's parts (``inspect``)."""
+        data = as_key_bytes(self._name, data)
         values: list[Any] = []
         ends: list[int] = []
         for i, read in enumerate(self._readers):
@@ -213,7 +215,10 @@ def name_bytes(schema_name: Any) -> bytes:
                               value=schema_name, expected="a str without lone surrogates"
                               ) from None
     elif issubclass(type(schema_name), (bytes, bytearray, memoryview)):
-        data = bytes(memoryview(schema_name))
+        try:
+            data = buffer_value(schema_name)  # a subclass's own bytes; not a released view
+        except LexCodecError as exc:
+            raise exc.add_context(codec=NAME) from None
     else:
         raise UnsupportedTypeError("a schema name must be str or bytes", codec=NAME,
                                    value=schema_name, expected="str or bytes")
@@ -224,6 +229,7 @@ def name_bytes(schema_name: Any) -> bytes:
 
 
 def _decode_schemaless(key: bytes) -> tuple[Any, ...]:
+    key = as_key_bytes(NAME, key)  # a released memoryview: a DecodeError
     try:
         return reference.decode_schemaless(key)
     except LexCodecError as exc:

@@ -181,6 +181,7 @@ class Sqlite4Codec(BaseCodec):
     def decode_schemaless(self, key: bytes, sink: Sink | None = None) -> tuple[Any, ...]:
         """Decode from the header bytes alone: integral numbers as int, other finite numbers
         as Decimal, NaN/infinities as float, text as str, binary as bytes."""
+        key = as_key_bytes(NAME, key)  # a released memoryview: a DecodeError
         try:
             pos = self._skip_table(key, sink)
             if pos >= len(key):
@@ -225,6 +226,7 @@ class Sqlite4Codec(BaseCodec):
     def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
                      ) -> tuple[bytes, bytes | None]:
         if schema is None:
+            values = _as_values(self.name, values)  # a subclass as its plain tuple or list
             if not values:
                 return self._empty_range()
             start = self.encode_schemaless(values)

@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from ..._bytes import invert, strinc
-from ...codec import as_key_bytes
+from ...codec import as_key_bytes, buffer_value, plain_value
 from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
 from .format import NAN, POS_INF
 from .reference_decode import decode_number, read_binary_body, read_descending
@@ -113,11 +113,11 @@ class IndexColumn:
                               value=value, expected="bytes" if self.type == "bin"
                               else "int, float or Decimal")
         if self.type == "bin":
-            if not isinstance(value, (bytes, bytearray, memoryview)):
+            if not issubclass(type(value), (bytes, bytearray, memoryview)):
                 raise UnsupportedTypeError(f"{type(value).__name__} value in a bin column",
                                            value=value, expected="bytes (encode a str first; "
                                            "the seed indexes names as lowercased bytes)")
-            data = encode_binary_body(bytes(value))
+            data = encode_binary_body(buffer_value(value))  # never a subclass's __bytes__
         else:
             data = encode_number(value)
         return invert(data) if self.descending else data
@@ -213,12 +213,13 @@ class SecondaryIndex:
 
     def encode_columns(self, values: Sequence[Any]) -> bytes:
         """INDEX_KEY for the leading *values* (one per column, or fewer)."""
-        if not isinstance(values, (tuple, list)) or len(values) > len(self.columns):
+        plain = _plain_values(values)
+        if plain is None or len(plain) > len(self.columns):
             raise EncodeError("values must be a list of at most one value per column",
                               codec=CODEC, value=values,
                               expected=f"at most {len(self.columns)} value(s)")
         parts = []
-        for i, (column, value) in enumerate(zip(self.columns, values)):
+        for i, (column, value) in enumerate(zip(self.columns, plain)):
             try:
                 parts.append(column.encode(value))
             except LexCodecError as exc:
@@ -228,6 +229,10 @@ class SecondaryIndex:
 
     def key(self, values: Sequence[Any], data_key: bytes | str) -> bytes:
         """``/_i/INDEX_NAME/`` + the column encodings + *data_key* (which starts with ``/``)."""
+        plain = _plain_values(values)
+        if plain is None:
+            return self.encode_columns(values)  # refuses it
+        values = plain
         if len(values) != len(self.columns):
             raise EncodeError(f"the index has {len(self.columns)} column(s), got "
                               f"{len(values)} value(s)", codec=CODEC, value=values,
@@ -255,16 +260,26 @@ class SecondaryIndex:
         return entry
 
 
+def _plain_values(values: Any) -> Sequence[Any] | None:
+    """*values* as a plain tuple or list (a subclass's own items), or None for anything else."""
+    return plain_value(values) if issubclass(type(values), (tuple, list)) else None
+
+
 def _data_key(data_key: Any) -> bytes:
-    if isinstance(data_key, str):
+    # by the real type, and a subclass by its own data, never through its methods
+    if issubclass(type(data_key), str):
+        text = str.__str__(data_key)
         try:
-            data = data_key.encode("utf-8")
+            data = text.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise EncodeError("the data key is not encodable as UTF-8 (a lone surrogate)",
-                              codec=CODEC, value=data_key[exc.start:exc.end],
+                              codec=CODEC, value=text[exc.start:exc.end],
                               expected="a str without lone surrogates, or bytes") from None
-    elif isinstance(data_key, (bytes, bytearray, memoryview)):
-        data = bytes(data_key)
+    elif issubclass(type(data_key), (bytes, bytearray, memoryview)):
+        try:
+            data = buffer_value(data_key)
+        except LexCodecError as exc:  # a released memoryview
+            raise exc.add_context(codec=CODEC) from None
     else:
         raise UnsupportedTypeError("the data key must be bytes or str", codec=CODEC,
                                    value=data_key, expected="bytes starting with '/'")

@@ -5,7 +5,8 @@ Theory of operation: every value is written ascending by a writer chosen from a 
 :data:`KIND_WRITERS` keyed by the field kind of ``format.py`` -- and a descending field is the
 ones' complement of that (:func:`field_writer`, the one descending strategy; NULL is the fixed
 ``05``, so ``fa`` descending). Anything else -- a subclass, a bool, another type -- goes
-through the ``*_for`` functions, which convert it to the plain type or refuse it.
+through the ``*_for`` functions, which convert it to the plain type (from the base type's
+own data, never through a method the subclass overrides) or refuse it.
 
 Numbers are written from decimal digit strings (:func:`write_digits`): an int's ``str()``, a
 float's shortest ``repr()``, a Decimal's digit tuple. No value passes through a binary float
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..._bytes import invert
+from ...codec import buffer_value, plain_value
 from ...errors import EncodeError, LexCodecError, UnsupportedTypeError
 from .format import (
     FINAL_BINARY,
@@ -189,6 +191,13 @@ NUMBER_WRITERS: Final[dict[type, Writer]] = {
     int: write_int, float: write_float, decimal.Decimal: write_decimal,
 }
 
+#: base type -> how the plain value of a subclass (a typed int, a Float32, an IntEnum ...) is
+#: read: from the base type's own data, never through a method the subclass overrides
+_PLAIN: Final[dict[type, Callable[[Any], Any]]] = {
+    int: int.__index__, float: float.__float__, decimal.Decimal: plain_value,
+    str: str.__str__, bytes: plain_value, bytearray: plain_value,
+}
+
 
 def number_writer_for(value: Any) -> Writer:
     """The writer of an int, float or Decimal subclass (Int32, Float32, ...); bool refused."""
@@ -197,8 +206,8 @@ def number_writer_for(value: Any) -> Writer:
                                    value=value, expected="int, float or Decimal")
     for kind in (int, float, decimal.Decimal):
         if issubclass(type(value), kind):
-            writer = NUMBER_WRITERS[kind]
-            return lambda v: writer(kind(v))
+            writer, read = NUMBER_WRITERS[kind], _PLAIN[kind]
+            return lambda v: writer(read(v))
     raise UnsupportedTypeError(f"{type(value).__name__} is not a number", value=value,
                                expected="int, float or Decimal")
 
@@ -271,11 +280,7 @@ def bytes_value(v: Any) -> bytes:
     if type(v) is bytes:
         return v
     if issubclass(type(v), (bytes, bytearray, memoryview)):
-        try:
-            return bytes(v) if type(v) is not bytes else v
-        except (ValueError, TypeError, BufferError):  # a released memoryview, say
-            raise EncodeError("the buffer cannot be read (a released memoryview?)", value=v,
-                              expected="readable bytes") from None
+        return buffer_value(v)  # a subclass's own bytes; a released memoryview refused
     raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
                                expected="bytes (use a string field for str)")
 
@@ -372,11 +377,11 @@ def schemaless_writer_for(value: Any) -> Writer:
     if issubclass(type(value), bool):
         raise UnsupportedTypeError("bool is not an SQLite4 type", value=value,
                                    expected="None, int, float, Decimal, str or bytes")
-    for kind in (int, float, decimal.Decimal, str, bytes):
+    for kind in (int, float, decimal.Decimal, str, bytes, bytearray):
         if issubclass(type(value), kind):
-            writer = SCHEMALESS_WRITERS[kind]
-            # through the plain type: a subclass's __repr__/__str__ must not leak into a key
-            plain: Callable[[Any], Any] = str.__str__ if kind is str else kind
-            return lambda v: writer(plain(v))
+            # through the plain type: a subclass's __repr__/__str__/__int__ must not leak
+            # into a key, nor its exception out of the codec
+            writer, read = SCHEMALESS_WRITERS[kind], _PLAIN[kind]
+            return lambda v: writer(read(v))
     raise UnsupportedTypeError(f"{type(value).__name__} is not an SQLite4 type", value=value,
                                expected="None, int, float, Decimal, str or bytes")
