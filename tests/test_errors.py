@@ -312,10 +312,10 @@ def test_describe_value_of_a_huge_int_is_linear_without_the_str_limit() -> None:
     sys.set_int_max_str_digits(0)
     try:
         n = 7 << 4_000_000  # 1.2 million digits: str() would take many seconds
-        start = time.perf_counter()
+        start = time.thread_time()
         text = describe_value(n)
         message = str(EncodeError("too big", value=[n, n], expected="small"))
-        assert time.perf_counter() - start < 0.5
+        assert time.thread_time() - start < 0.5
     finally:
         sys.set_int_max_str_digits(old)
     assert text.startswith("<int of 4000003 bits, about ")

@@ -112,9 +112,9 @@ def test_unterminated_10mb_run_refused_fast(tail: bytes) -> None:
     # stall of the busy host (0.48 s once, with a benchmark running beside the suite) does not
     best = float("inf")
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.thread_time()
         exc = refused(lambda: CODEC.decode(key))
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
         assert exc.offset == MAX_DEPTH, str(exc)
     assert best < 0.25, f"{best:.3f} s to refuse a 10 MB run of 05"
     tracemalloc.start()

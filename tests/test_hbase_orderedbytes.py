@@ -623,9 +623,9 @@ def test_errors_name_codec_field_and_value() -> None:
 
 
 def _elapsed(fn: Any) -> float:
-    start = time.perf_counter()
+    start = time.thread_time()
     fn()
-    return time.perf_counter() - start
+    return time.thread_time() - start
 
 
 def test_linear_time_on_large_exponents_and_values() -> None:
@@ -644,10 +644,10 @@ def test_linear_time_on_large_exponents_and_values() -> None:
     t_small = _elapsed(lambda: CODEC.decode(CODEC.encode((small,), "b:bytes"), "b:bytes"))
     assert t_big < 30 * max(t_small, 1e-3)
     # a huge int is refused fast; a big exponent in an int field is refused on decode
-    start = time.perf_counter()
+    start = time.thread_time()
     with pytest.raises(EncodeError):
         CODEC.encode((10**100000,), "n:int")
-    assert time.perf_counter() - start < 0.5
+    assert time.thread_time() - start < 0.5
     key = CODEC.encode((D("1E+999999"),), "d:decimal")
     with pytest.raises(DecodeError):
         CODEC.decode(key, "n:int")

@@ -399,9 +399,9 @@ def test_decode_refusals() -> None:
 def _best_of(fn: Callable[[], object], runs: int = 3) -> float:
     best = math.inf
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.thread_time() - t0)
     return best
 
 

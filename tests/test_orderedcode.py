@@ -551,21 +551,21 @@ def test_released_buffer_and_non_bytes_keys() -> None:
 
 
 def _timed(fn: Any, arg: Any) -> float:
-    start = time.perf_counter()
+    start = time.thread_time()
     fn(arg)
-    return time.perf_counter() - start
+    return time.thread_time() - start
 
 
 def _decode_time(key: bytes, schema: str, ok: bool) -> float:
     best = math.inf
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.thread_time()
         if ok:
             CODEC.decode(key, schema)
         else:
             with pytest.raises(DecodeError):
                 CODEC.decode(key, schema)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
 
 
@@ -586,6 +586,6 @@ def test_many_fields_and_long_keys_decode_fast() -> None:
     rng = random.Random(7)
     values = tuple(rng.randrange(I64_MIN, I64_MAX) for _ in range(1000))
     key = CODEC.encode(values, schema)
-    start = time.perf_counter()
+    start = time.thread_time()
     assert CODEC.decode(key, schema) == values
-    assert time.perf_counter() - start < 2.0
+    assert time.thread_time() - start < 2.0

@@ -937,9 +937,9 @@ def test_huge_exponents_decode_fast_or_raise_decode_error(key: str) -> None:
                          (inverted, [None, "x:int desc", "x:decimal desc",
                                      "x:float64 desc"])):
         for schema in schemas:
-            started = time.perf_counter()
+            started = time.thread_time()
             back = _only_decode_error(CODEC, raw, schema)
-            elapsed = time.perf_counter() - started
+            elapsed = time.thread_time() - started
             if back is not None:
                 (value,) = back
                 assert isinstance(value, (int, float, D))
