@@ -18,6 +18,10 @@ Values reach the row API as ``to_pylist`` gives them, with the Parquet reader's 
 (:mod:`lexcodecs.sources.parquet`) for what Arrow holds differently: timestamps and
 durations as whole microseconds (floored), a timestamp without a time zone as UTC, dates as
 UTC midnights, a 16-byte binary in a ``uuid`` field (or an ``arrow.uuid`` column) as a UUID.
+An extension type is read by what its values mean, never by its storage: ``arrow.bool8`` as
+booleans (an Arrow bool column, which the kernel takes), a type whose scalars give its
+values (``as_py``) by them; any other is refused, naming the column and the type
+(:func:`~lexcodecs.sources.parquet.extension_values_known`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from ..codec import Codec, SchemaLike
 from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError
 from ..registry import get_codec
 from ..schema import KeySchema
+from ..sources.parquet import extension_values_known
 from . import pieces
 
 #: the compiled kernel, found as the other compiled modules are (:mod:`lexcodecs._impl`: a
@@ -96,6 +101,29 @@ def _time_values(array: Any, make: Callable[[int], Any]) -> list[Any]:
     return out
 
 
+def _extension(column: Any, f: Any) -> Any:
+    """A column of an extension type as the encoder reads it: ``arrow.bool8`` as an Arrow
+    bool column (its logical values, which the kernel takes too), a type whose values are
+    known as it is (the row API reads them with ``to_pylist``), any other refused by name
+    -- never its storage values."""
+    pa = _pa()
+    kind = column.type
+    if kind.extension_name == "arrow.bool8":
+        try:
+            return column.cast(pa.bool_())
+        except (pa.ArrowException, NotImplementedError):  # a pyarrow that cannot cast it
+            return pa.array(column.to_pylist(), pa.bool_())
+    if not extension_values_known(kind):
+        raise SchemaError(
+            f"a column of the Arrow extension type {kind.extension_name!r} (storage "
+            f"{kind.storage_type}): what its values mean is not known, and its storage "
+            "values are not them", field_name=f.name, field_type=f.type,
+            expected="a column of a plain Arrow type (pass column.storage if the stored "
+            "values are what the key holds), or an extension type whose scalars give its "
+            "values (as_py)")
+    return column
+
+
 def _python_values(array: Any, field_type: str) -> list[Any]:
     """The values of one Arrow column as the row API takes them (the module's conventions)."""
     pa = _pa()
@@ -103,7 +131,8 @@ def _python_values(array: Any, field_type: str) -> list[Any]:
     if isinstance(kind, pa.BaseExtensionType):
         if kind.extension_name == "arrow.uuid":
             return [None if b is None else uuid.UUID(bytes=b) for b in array.storage.to_pylist()]
-        return _python_values(array.storage, field_type)
+        # the values the type means, never its storage's (_extension refused the unknown)
+        return list(array.to_pylist())
     if pa.types.is_dictionary(kind):
         return _python_values(array.dictionary_decode(), field_type)
     if pa.types.is_timestamp(kind):
@@ -141,6 +170,8 @@ def _columns(data: Any, schema: KeySchema) -> list[Any]:
         column = data.column(index)
         if isinstance(column, pa.ChunkedArray):
             column = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+        if isinstance(column.type, pa.BaseExtensionType):
+            column = _extension(column, f)
         out.append(column)
     return out
 

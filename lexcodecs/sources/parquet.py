@@ -4,6 +4,9 @@ Theory of operation: the file's Arrow schema proposes each column's field type
 (:func:`arrow_field_type`, by the table :data:`ARROW_TYPES` and a few rules: decimals,
 timestamps, durations, dictionaries by their values, 16-byte fixed binaries as UUIDs when
 the type or the column's name says so); only the key columns are read, a batch at a time.
+An extension type is read by what its values mean (``arrow.uuid``, ``arrow.bool8``, or a
+type whose scalars give them), never by its storage: any other key column of one is
+refused.
 Timestamps and durations are read as integers in their unit and made microseconds, floored
 (the field types hold microseconds), so that nanosecond values need no pandas and keep their
 order; a timestamp without a time zone is UTC.
@@ -18,12 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from ..schema import KeySchema
-from .files import open_file
 from .key import KeyColumn, field_names, resolve_key
+from .paths import open_file
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
 from .values import value_reader
 
-__all__ = ["ARROW_TYPES", "INSTALL_HINT", "arrow_field_type", "read_parquet"]
+__all__ = ["ARROW_TYPES", "INSTALL_HINT", "KNOWN_EXTENSIONS", "arrow_field_type",
+           "extension_values_known", "read_parquet"]
 
 INSTALL_HINT: Final = "reading Parquet needs pyarrow: pip install 'lexcodecs[parquet]'"
 
@@ -39,6 +43,9 @@ ARROW_TYPES: Final[dict[str, str]] = {
 }
 
 _EPOCH: Final = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+#: the Arrow extension types whose values the readers know themselves -> the field type they
+#: propose (any other extension type is read by its scalars' values, or refused)
+KNOWN_EXTENSIONS: Final[dict[str, str]] = {"arrow.uuid": "uuid", "arrow.bool8": "bool"}
 #: microseconds per unit, as (multiplier, divisor)
 _UNITS: Final[dict[str, tuple[int, int]]] = {"s": (1_000_000, 1), "ms": (1000, 1),
                                              "us": (1, 1), "ns": (1, 1000)}
@@ -68,9 +75,8 @@ def arrow_field_type(arrow_type: Any, name: str = "") -> str | None:
         return ARROW_TYPES[text]
     types = pa.types
     if isinstance(arrow_type, pa.BaseExtensionType):
-        if arrow_type.extension_name == "arrow.uuid":
-            return "uuid"
-        return arrow_field_type(arrow_type.storage_type, name)
+        # what the values mean, not the storage: an unknown type proposes nothing
+        return KNOWN_EXTENSIONS.get(arrow_type.extension_name)
     if types.is_dictionary(arrow_type):
         return arrow_field_type(arrow_type.value_type, name)
     if types.is_decimal(arrow_type):
@@ -82,6 +88,26 @@ def arrow_field_type(arrow_type: Any, name: str = "") -> str | None:
     if types.is_fixed_size_binary(arrow_type):
         return "uuid" if arrow_type.byte_width == 16 and _is_uuid_name(name) else "bytes"
     return None
+
+
+def extension_values_known(kind: Any) -> bool:
+    """Whether the values of an Arrow extension type *kind* are known, as opposed to its
+    storage's: ``arrow.uuid`` (16 bytes, a UUID) and ``arrow.bool8`` (int8, a boolean), and
+    any type whose scalars say what they are (their class overrides ``as_py``, as pyarrow's
+    canonical types do). An extension type without one -- ``arrow.json``, ``arrow.opaque``,
+    a type of Python's own that declares no scalar class -- gives its storage values from
+    ``to_pylist``: integers of an int64 storage are not the values it means. (The columnar
+    encoder, :mod:`lexcodecs.columnar.arrow`, asks the same.)"""
+    import pyarrow as pa
+
+    if kind.extension_name in KNOWN_EXTENSIONS:
+        return True
+    try:
+        scalar = kind.__arrow_ext_scalar_class__()
+    except Exception:  # a type of Python's own whose method fails: not known
+        return False
+    return isinstance(scalar, type) and issubclass(scalar, pa.ExtensionScalar) \
+        and getattr(scalar, "as_py", None) is not pa.ExtensionScalar.as_py
 
 
 def _micros(unit: str) -> Callable[[int], int]:
@@ -112,8 +138,7 @@ def _before(arrow_type: Any) -> Callable[[int], Any] | None:
     import pyarrow as pa
 
     if isinstance(arrow_type, pa.BaseExtensionType):
-        return None if arrow_type.extension_name == "arrow.uuid" else \
-            _before(arrow_type.storage_type)
+        return None  # read by what its values mean (_column_values)
     if pa.types.is_dictionary(arrow_type):
         return _before(arrow_type.value_type)
     if pa.types.is_timestamp(arrow_type):
@@ -139,7 +164,9 @@ def _column_values(array: Any) -> list[Any]:
         if kind.extension_name == "arrow.uuid":
             return [None if raw is None else uuid.UUID(bytes=raw)
                     for raw in array.storage.to_pylist()]
-        return _column_values(array.storage)
+        # the values the type means (bool8: booleans), never its storage's; a type whose
+        # scalars do not say what they mean was refused by read_parquet
+        return list(array.to_pylist())
     if pa.types.is_dictionary(kind):
         return _column_values(array.dictionary_decode())
     if pa.types.is_timestamp(kind) or pa.types.is_duration(kind):
@@ -163,7 +190,7 @@ def read_parquet(path: str | os.PathLike[str], *, key: str | Sequence[KeyColumn]
 
     what = f"Parquet {os.fspath(path)}"
     parsed = None if schema is None else KeySchema.coerce(schema)
-    open_file(path, what).close()  # a missing file or a directory, said as for CSV
+    open_file(path, what).close()  # missing, a directory, a pipe or a device: as for CSV
     try:
         parquet = pq.ParquetFile(os.fspath(path))
         arrow_schema = parquet.schema_arrow
@@ -177,6 +204,13 @@ def read_parquet(path: str | os.PathLike[str], *, key: str | Sequence[KeyColumn]
     picked = [names[i] for i in plan.indexes]
     if len(set(picked)) != len(picked) or any(names.count(n) > 1 for n in picked):
         raise SourceError("two columns share a key column's name", source=what)
+    for i in plan.indexes:
+        kind = arrow_schema.field(i).type
+        if isinstance(kind, pa.BaseExtensionType) and not extension_values_known(kind):
+            raise SourceError(f"a column of the Arrow extension type {kind.extension_name!r} "
+                              f"(storage {kind.storage_type}): what its values mean is not "
+                              "known, and its storage values are not them", source=what,
+                              column=names[i])
     readers = []
     for f, i in zip(plan.schema.fields, plan.indexes):
         before = _before(arrow_schema.field(i).type)
