@@ -32,6 +32,7 @@ import io
 import math
 import os
 import re
+import stat
 import tempfile
 import warnings
 import zlib
@@ -103,6 +104,11 @@ SVG_METADATA: Final[Mapping[str, str | None]] = {"Date": None, "Creator": "lexco
 
 #: longest codec name or label drawn in a chart; the page shows the whole text
 CHART_LABEL_CHARS: Final = 28
+#: the most characters of one text the page shows (``compare`` cuts sample keys and values
+#: shorter already: this bounds a report from elsewhere); the rest is cut, saying so
+MAX_TEXT_CHARS: Final = 2000
+#: the most parts of one sample key the page lists; the rest are counted
+MAX_SAMPLE_PARTS: Final = 100
 
 CSS: Final = """
 :root { color-scheme: light dark; --fg: #1b1f24; --bg: #ffffff; --muted: #57606a;
@@ -171,8 +177,12 @@ _CONTROLS: Final = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F) if c not in (
 
 
 def _text(value: Any) -> str:
-    """*value* as text that can be written as UTF-8: lone surrogates and controls escaped."""
+    """*value* as text that can be written as UTF-8: lone surrogates and controls escaped,
+    and cut after :data:`MAX_TEXT_CHARS` characters, saying so (a report of an older
+    version, or edited, may hold a value of megabytes)."""
     text = value if isinstance(value, str) else str(value)
+    if len(text) > MAX_TEXT_CHARS:
+        text = f"{text[:MAX_TEXT_CHARS]}… ({len(text):,} characters, cut)"
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text.translate(_CONTROLS)
 
@@ -737,6 +747,10 @@ def _anomalies(report: Mapping[str, Any]) -> str:
 
 def _sample_key(sample: Mapping[str, Any]) -> str:
     parts = [_mapping(p) for p in _items(sample.get("parts"))]
+    if len(parts) > MAX_SAMPLE_PARTS:
+        more = len(parts) - MAX_SAMPLE_PARTS
+        parts = [*parts[:MAX_SAMPLE_PARTS],
+                 {"span": "…", "hex": "…", "role": "cut", "text": f"{more:,} more parts, cut"}]
     # consecutive parts of one field are grouped under its name, when the report names it
     groups: list[tuple[Any, list[Mapping[str, Any]]]] = []
     for part in parts:
@@ -843,16 +857,33 @@ def render_html(report: Mapping[str, Any]) -> str:
 """
 
 
+def _special_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
 def write_html(report: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     """Render *report* and write it to *path* atomically: a temporary file in the same
     directory, renamed over *path*, so a reader never sees half a page and a failed render
     leaves an older report in place.
 
     Raises :class:`~lexcodecs.errors.LexCodecError` when the page cannot be rendered or
-    written (the path's directory is missing, *path* is a directory, no permission).
+    written (the path's directory is missing, *path* is a directory, no permission), and
+    when *path* is a named pipe, a socket or a device, which the rename would replace.
     """
     text = render_html(report)
     target = os.fspath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):
+        mode = None  # not there yet: the write says what else is wrong
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        # renaming the page over a named pipe, a socket or a device would replace the node
+        raise LexCodecError(f"cannot write the HTML report {target!r}: it is "
+                            f"{_special_kind(mode)}, not a regular file")
     directory = os.path.dirname(os.path.abspath(target))
     try:
         fd, temporary = tempfile.mkstemp(prefix=".lexcodecs-report-", suffix=".html",

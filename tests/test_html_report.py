@@ -465,3 +465,33 @@ def test_the_closest_codec_when_none_expresses_the_schema(report: dict[str, Any]
     assert text.count("<figure") == 3
     assert text.count('<g id="chart-sizes-axes_') == 1
     assert "Charted: the closest codec, on its rewritten schema" in text
+
+
+def test_a_page_with_a_huge_value_stays_small() -> None:
+    """One 1 MiB string among small records made a 78 MB page: every codec's sample keys
+    showed it in full. The page now stays within a few hundred KB and says what it cut."""
+    from lexcodecs.compare import compare
+
+    records = [("x" * 2**20, 1), *((f"k{i}", i) for i in range(20))]
+    report = compare("s:string, n:int64", records, repeats=0).to_dict()
+    text = render_html(report)
+    assert len(text.encode()) < 400_000, len(text)
+    assert "bytes, cut)" in text
+    assert "characters, cut)" in text
+
+
+def test_a_report_from_elsewhere_is_bounded_too() -> None:
+    """A report dict holding megabytes in one sample (an older version's, or edited): each
+    text is cut, and so is a long list of parts."""
+    report = _nothing_ran()
+    sample = {"values": "('" + "v" * 2**20 + "',)", "hex": "78 " * 2**20,
+              "parts": [{"span": f"{i}..{i + 1}", "hex": "78", "role": "data",
+                         "text": "t" * 10_000} for i in range(5000)]}
+    ran = copy.deepcopy(_load()["results"][0])
+    ran["key_size"] = None
+    ran["sample_keys"] = [sample]
+    report["results"].append(ran)
+    text = render_html(report)
+    assert len(text.encode()) < 600_000, len(text)
+    assert f"({2**20 + 5:,} characters, cut)" in text
+    assert "4,900 more parts, cut" in text

@@ -31,6 +31,7 @@ from .._console import Progress
 from ..migrate.defaults import BATCH_SIZE
 from ..registry import get_codec
 from ..schema import KeySchema
+from ..sources.paths import path_problem
 from .arguments import CliError, Subparsers, _options, _progress_bar, count
 
 if TYPE_CHECKING:  # imported when the command runs: every other command starts faster
@@ -198,8 +199,9 @@ def _check_sqlite(path: str, *, writing: bool) -> None:
         raise CliError(f"{where}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
         raise CliError(f"{where}: is a directory; name the SQLite database file in it")
-    if not stat.S_ISREG(info.st_mode):
-        raise CliError(f"{where}: not a regular file, so not an SQLite database")
+    reason = path_problem(path, "sqlite")  # a pipe or a device, here or as its journal
+    if reason is not None:
+        raise CliError(f"{where}: {reason}")
     try:
         with open(path, "rb") as f:
             head = f.read(16)

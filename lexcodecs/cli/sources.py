@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import Final
 
 from .._console import Progress as Bar
@@ -30,7 +29,8 @@ from ..sources import (
     read_sqlite,
     read_sqlite_keys,
 )
-from ..sources.records import Progress
+from ..sources.paths import open_file, path_problem, special_kind
+from ..sources.records import Progress, SourceError
 from .arguments import CliError, _progress_bar
 
 __all__ = ["INPUTS", "add_source_arguments", "load_records"]
@@ -134,21 +134,17 @@ def _progress(bar: Bar | None) -> Progress:
 
 
 def _file(option: str, path: str) -> None:
-    """*path* is a file that can be read, or a CliError naming *option*."""
-    try:
-        if os.path.isdir(path):
-            raise CliError(f"{option} {path}: is a directory, not a file")
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        raise CliError(f"{option} {path}: {exc.strerror or exc}") from None
+    """*path* is a regular file, or a CliError naming *option* (a named pipe, a socket or a
+    device is refused before anything opens it: reading one may wait for ever)."""
+    reason = path_problem(path, "file")
+    if reason is not None:
+        raise CliError(f"{option} {path}: {reason}")
 
 
 def _database(path: str) -> None:
-    if not os.path.exists(path):
-        raise CliError(f"--sqlite {path}: no such database file")
-    if os.path.isdir(path):
-        raise CliError(f"--sqlite {path}: is a directory, not an SQLite database file")
+    reason = path_problem(path, "sqlite")
+    if reason is not None:
+        raise CliError(f"--sqlite {path}: {reason}")
 
 
 def _jsonl(path: str, schema: KeySchema | None, key: str | None, n: int, seed: int,
@@ -161,9 +157,10 @@ def _jsonl(path: str, schema: KeySchema | None, key: str | None, n: int, seed: i
         return read_jsonl(sys.stdin.buffer, schema, key=key, limit=n, seed=seed,
                           name="(standard input)", progress=progress)
     try:
-        stream = open(path, "rb")  # noqa: SIM115 (read_jsonl reads it; closed below)
-    except OSError as exc:
-        raise CliError(f"--records {path}: {exc.strerror or exc}") from None
+        stream = open_file(path, path)  # not a pipe or a device: they may wait for ever
+    except SourceError as exc:
+        hint = "; for standard input, give -" if _special_kind_of(path) else ""
+        raise CliError(f"--records {path}: {exc.reason}{hint}") from None
     with stream:
         return read_jsonl(stream, schema, key=key, limit=n, seed=seed, name=path,
                           progress=progress)
@@ -179,7 +176,9 @@ def _keys(args: argparse.Namespace, schema: KeySchema | None, key: str | None, n
         if len(parts) != 3 or not all(parts):
             raise CliError(f"--keys-from {spec}: write sqlite:DB:TABLE:COLUMN")
         path, table, column = parts
-        _database_of("--keys-from", path)
+        reason = path_problem(path, "sqlite")
+        if reason is not None:
+            raise CliError(f"--keys-from {spec}: {path}: {reason}")
         return read_sqlite_keys(path, table, column, codec, key=key, schema=schema, limit=n,
                                 seed=seed, progress=progress)
     if kind == "lmdb" and rest:
@@ -190,13 +189,17 @@ def _keys(args: argparse.Namespace, schema: KeySchema | None, key: str | None, n
                 path, db = head, tail
         if not os.path.exists(path):
             raise CliError(f"--keys-from {spec}: no such LMDB environment {path}")
+        reason = path_problem(path, "lmdb")
+        if reason is not None:
+            raise CliError(f"--keys-from {spec}: {path}: {reason}")
         return read_lmdb_keys(path, codec, db=db, key=key, schema=schema, limit=n, seed=seed,
                               progress=progress)
     raise CliError(f"--keys-from {spec}: write sqlite:DB:TABLE:COLUMN or lmdb:PATH[:DB]")
 
 
-def _database_of(option: str, path: str) -> None:
-    if not Path(path).exists():
-        raise CliError(f"{option}: no such database file {path}")
-    if Path(path).is_dir():
-        raise CliError(f"{option}: {path} is a directory, not an SQLite database file")
+def _special_kind_of(path: str) -> str | None:
+    """What *path* is when it is a named pipe, a socket or a device (else ``None``)."""
+    try:
+        return special_kind(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return None

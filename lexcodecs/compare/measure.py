@@ -16,10 +16,13 @@ Theory of operation, in the order :func:`measure` runs:
 5. **order**: the keys sorted by the store; the pairs in the wrong order against the natural
    order, counted exactly, collisions (one key, different values), and the smallest adjacent
    counterexample;
-6. **prefix scans**: for each leading field count k < n, distinct prefixes sampled from the
-   records; the keys inside ``prefix_range(prefix)`` (found in the store's sorted keys)
-   against the records whose first k values equal the prefix in the model;
-7. up to three **sample keys**, annotated by ``inspect``.
+6. **prefix scans**: for each leading field count k < n (every one up to
+   :data:`PREFIX_FIELDS`, then doubling, and n - 1: :func:`prefix_depths`), distinct
+   prefixes sampled from the records; the keys inside ``prefix_range(prefix)`` (found in the
+   store's sorted keys) against the records whose first k values equal the prefix in the
+   model;
+7. up to three **sample keys**, annotated by ``inspect``; a long key, part or text is cut
+   (:data:`SAMPLE_KEY_BYTES` and the limits beside it), saying how long it was.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import bisect
 import itertools
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from ..codec import BoundCodec, Codec
@@ -40,7 +43,7 @@ from .defaults import REPEATS
 from .results import CodecResult, KeySize, PrefixScan, SampleKey, SamplePart, Timing, percentile
 from .stores import KEY_LENGTHS, ORDERERS, inversions
 
-__all__ = ["PREFIX_SAMPLES", "REPEATS", "is_compiled", "measure"]
+__all__ = ["PREFIX_FIELDS", "PREFIX_SAMPLES", "REPEATS", "is_compiled", "measure", "prefix_depths"]
 
 #: times each record is timed alone; its least time counts
 RECORD_RUNS: Final = 3
@@ -50,8 +53,17 @@ RECORD_SAMPLE: Final = 5000
 TIMING_BUDGET: Final = 0.2
 #: distinct prefixes scanned per leading field count
 PREFIX_SAMPLES: Final = 30
+#: every leading field count up to this one is scanned; beyond it, the counts that double
+#: it and the longest (:func:`prefix_depths`), so that the work stays linear in the fields
+PREFIX_FIELDS: Final = 32
 #: refused records quoted, and sample keys shown
 EXAMPLES: Final = 3
+#: the most bytes of a sample key shown in hex, of one of its parts, the parts listed, and
+#: the characters of a text (its values, a part's meaning): the rest is cut, saying so
+SAMPLE_KEY_BYTES: Final = 256
+SAMPLE_PART_BYTES: Final = 64
+SAMPLE_PARTS: Final = 64
+SAMPLE_TEXT_CHARS: Final = 200
 
 
 def _short(values: Any, limit: int = 120) -> str:
@@ -272,17 +284,52 @@ def _order(caps: Any, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
 # -- prefix scans ---------------------------------------------------------------------------
 
 
+def prefix_depths(width: int) -> list[int]:
+    """The leading field counts whose prefixes are scanned, for keys of *width* fields: every
+    count up to :data:`PREFIX_FIELDS`, then the counts that double it (64, 128, ...) and the
+    longest prefix (every field but the last). Their sum, the values handed to
+    ``prefix_range``, grows linearly with the width (every count would be quadratic: 3,200
+    fields took 80 s).
+
+    >>> prefix_depths(4), prefix_depths(200)[-4:]
+    ([1, 2, 3], [32, 64, 128, 199])
+    """
+    depths = list(range(1, min(width, PREFIX_FIELDS + 1)))
+    k = 2 * PREFIX_FIELDS
+    while k < width - 1:
+        depths.append(k)
+        k *= 2
+    if width - 1 > PREFIX_FIELDS:
+        depths.append(width - 1)
+    return depths
+
+
+def _prefix_groups(models: Sequence[tuple[Any, ...]], depths: Sequence[int]
+                   ) -> Iterator[tuple[int, list[list[int]]]]:
+    """For each count k in *depths*: the records grouped by their first k model values, each
+    group in record order, the groups in the order of their first record. The groups are
+    refined a field at a time (a group id and the next value), so that the work is one pass
+    over the records per field, not per field a pass over k values."""
+    wanted = set(depths)
+    ids = [0] * len(models)
+    for k in range(1, max(depths, default=0) + 1):
+        table: dict[tuple[int, Any], int] = {}
+        ids = [table.setdefault((group, model[k - 1]), len(table))
+               for group, model in zip(ids, models)]
+        if k in wanted:
+            groups: list[list[int]] = [[] for _ in range(len(table))]
+            for i, group in enumerate(ids):
+                groups[group].append(i)
+            yield k, groups
+
+
 def _prefix_scans(bound: BoundCodec, kept: Sequence[tuple[Any, ...]], keys: Sequence[bytes],
                   models: Sequence[tuple[Any, ...]], order: Sequence[int], seed: int
                   ) -> list[PrefixScan]:
     width = len(models[0]) if models else 0
     ordered = [keys[i] for i in order]
     scans = []
-    for k in range(1, width):
-        groups: dict[tuple[Any, ...], list[int]] = {}
-        for i, model in enumerate(models):
-            groups.setdefault(model[:k], []).append(i)
-        chosen = list(groups.values())
+    for k, chosen in _prefix_groups(models, prefix_depths(width)):
         if len(chosen) > PREFIX_SAMPLES:
             chosen = random.Random(seed * 1000 + k).sample(chosen, PREFIX_SAMPLES)
         leaked = missed = 0
@@ -312,9 +359,26 @@ def _prefix_scans(bound: BoundCodec, kept: Sequence[tuple[Any, ...]], keys: Sequ
 # -- sample keys ----------------------------------------------------------------------------
 
 
+def _cut_hex(key: bytes, start: int, end: int, limit: int) -> str:
+    """Bytes *start*..*end* of *key* in hex: at most *limit* of them, then how many there
+    are (a 1 MiB value showed 3 MB of hex per sample key, per codec)."""
+    if end - start <= limit:
+        return key[start:end].hex(" ")
+    return f"{key[start:start + limit].hex(' ')} … ({end - start:,} bytes, cut)"
+
+
+def cut_text(text: str, limit: int = SAMPLE_TEXT_CHARS) -> str:
+    """*text*, or its first *limit* characters and how many there are."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters, cut)"
+
+
 def _samples(codec: Codec, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
              keys: Sequence[bytes]) -> list[SampleKey]:
-    """The shortest, a middle-sized and the longest key, each annotated by ``inspect``."""
+    """The shortest, a middle-sized and the longest key, each annotated by ``inspect``;
+    every text bounded (:data:`SAMPLE_KEY_BYTES` and the limits beside it), saying what it
+    cut."""
     by_size = sorted(range(len(keys)), key=lambda i: (len(keys[i]), i))
     picks = list(dict.fromkeys([by_size[0], by_size[len(by_size) // 2], by_size[-1]]))
     out = []
@@ -328,12 +392,19 @@ def _samples(codec: Codec, schema: KeySchema, kept: Sequence[tuple[Any, ...]],
         for view in seen.fields if seen is not None else ():
             name = view.name if view.name is not None else str(view.index)
             for p in view.parts or ():
-                parts.append(SamplePart(f"{p.start}..{p.end}", key[p.start:p.end].hex(" "),
-                                        p.role, p.text, name))
+                parts.append(SamplePart(f"{p.start}..{p.end}",
+                                        _cut_hex(key, p.start, p.end, SAMPLE_PART_BYTES),
+                                        p.role, cut_text(p.text), name))
             if not view.parts:
                 parts.append(SamplePart(f"{view.start}..{view.end}",
-                                        key[view.start:view.end].hex(" "), view.kind or "field",
-                                        _short(view.value, 60), name))
-        out.append(SampleKey(_short(kept[i]), key.hex(" "), parts))
+                                        _cut_hex(key, view.start, view.end, SAMPLE_PART_BYTES),
+                                        view.kind or "field", _short(view.value, 60), name))
+        if len(parts) > SAMPLE_PARTS:
+            rest = parts[SAMPLE_PARTS:]
+            start = int(rest[0].span.split("..")[0])
+            parts = [*parts[:SAMPLE_PARTS], SamplePart(
+                f"{start}..{len(key)}", f"… ({len(key) - start:,} bytes, cut)", "cut",
+                f"{len(rest):,} more parts, cut")]
+        out.append(SampleKey(cut_text(repr(kept[i])),
+                             _cut_hex(key, 0, len(key), SAMPLE_KEY_BYTES), parts))
     return out
-

@@ -117,9 +117,18 @@ def _prefix_fact(r: CodecResult) -> str | None:
     if not r.prefix_scans:
         return None
     if r.prefix_exact:
-        k = len(r.prefix_scans)
-        return ("exact prefix scans on the first field" if k == 1 else
-                f"exact prefix scans on the first 1 to {k} fields")
+        depths = [s.fields for s in r.prefix_scans]
+        run = 0  # the leading counts 1, 2, ... scanned without a gap
+        while run < len(depths) and depths[run] == run + 1:
+            run += 1
+        text = ("exact prefix scans on the first field" if run == 1 else
+                f"exact prefix scans on the first 1 to {run} fields")
+        rest = [str(k) for k in depths[run:]]  # beyond PREFIX_FIELDS: doubling, and n - 1
+        if rest:
+            text += (f" and on the first {', '.join(rest[:-1])}"
+                     + (" and " if len(rest) > 1 else "") + f"{rest[-1]} (longer prefixes "
+                     "are scanned at these counts only)")
+        return text
     bad = [s for s in r.prefix_scans if not s.exact]
     if any(s.error for s in bad):
         return f"prefix_range refused a prefix of {bad[0].fields} field(s): {bad[0].error}"
@@ -134,7 +143,7 @@ def _size_fact(r: CodecResult, ctx: Context) -> str | None:
     ks = r.key_size
     rank = (" (the smallest)" if ks.mean <= ctx.smallest else
             f" (within {SIZE_TIE:.0%} of the smallest)"
-            if _step(ks.mean / ctx.smallest, SIZE_TIE) == 0 else "")
+            if ctx.smallest > 0 and _step(ks.mean / ctx.smallest, SIZE_TIE) == 0 else "")
     return f"keys of {ks.mean:.1f} bytes on average{rank}: p99 {ks.p99}, max {ks.max}"
 
 
@@ -148,7 +157,7 @@ def _speed_fact(r: CodecResult, ctx: Context) -> str | None:
     text += " per key"
     if ctx.fastest is not None and speed <= ctx.fastest:
         text += " (the fastest)"
-    elif ctx.fastest is not None and _step(speed / ctx.fastest, SPEED_TIE) == 0:
+    elif ctx.fastest and _step(speed / ctx.fastest, SPEED_TIE) == 0:
         text += f" (within {SPEED_TIE:.0%} of the fastest)"
     return text
 

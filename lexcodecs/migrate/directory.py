@@ -142,15 +142,31 @@ def _writable(path: Path) -> bool:
 
 def is_directory(path: Path, kind: str) -> bool:
     """Whether the store *path* exists; a :class:`MigrationError` naming it when it is not a
-    directory (a file, a device, a named pipe, which is never opened: it could block)."""
+    directory (a file, a device, a named pipe), or holds a named pipe, a socket or a device
+    where the store keeps its files: nothing is opened first (a pipe would block the store's
+    open for ever; :mod:`lexcodecs.sources.paths` checks the paths ``compare`` reads so)."""
+    from ..sources.paths import special_kind
+
     try:
         info = os.stat(path)
     except FileNotFoundError:
         return False
-    except OSError as exc:
-        raise MigrationError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:
+        raise MigrationError(f"{path} cannot be read ({getattr(exc, 'strerror', None) or exc})"
+                             ) from None
     if not stat.S_ISDIR(info.st_mode):
         raise MigrationError(f"{path} is not {kind}: not a directory")
+    try:
+        entries = list(os.scandir(path))
+    except OSError as exc:
+        raise MigrationError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    for entry in entries:
+        try:
+            special = special_kind(entry.stat().st_mode)
+        except OSError:
+            continue  # gone, or a dangling link: the store's own open says what it misses
+        if special is not None:
+            raise MigrationError(f"{entry.path} is {special}, not a file of {kind}")
     return True
 
 

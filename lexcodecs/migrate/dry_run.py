@@ -41,7 +41,14 @@ from ..errors import LexCodecError
 from .defaults import BATCH_SIZE
 from .directory import is_directory
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
-from .sqlite_store import NEW_SUFFIX, OLD_SUFFIX, STATE_TABLE, _key_is_primary, _quote
+from .sqlite_store import (
+    NEW_SUFFIX,
+    OLD_SUFFIX,
+    STATE_TABLE,
+    _key_is_primary,
+    _quote,
+    check_database_file,
+)
 from .transcoder import MigrationError, Transcoder, same_settings
 
 __all__ = ["DryRun", "dry_run_lines", "dry_run_lmdb", "dry_run_rocksdb", "dry_run_sqlite"]
@@ -272,6 +279,7 @@ def dry_run_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     if isinstance(database, sqlite3.Connection):
         return _dry_run_sqlite(database, table, key_column, transcoder, sample, batch_size,
                                keep_old, progress, phase)
+    check_database_file(database)
     uri = Path(database).resolve().as_uri() + "?mode=ro"
     db = sqlite3.connect(uri, uri=True)
     try:

@@ -58,7 +58,7 @@ from .spans import Chunk, Splits, check_workers, join_spans, plan_spans, run_spa
 from .transcoder import MigrationError, Transcoder, same_settings
 from .verify import _check_batch_size, _verify_chunk
 
-__all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "migrate_sqlite"]
+__all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "check_database_file", "migrate_sqlite"]
 
 #: the table recording unfinished migrations of the database's tables
 STATE_TABLE: Final = "lexcodecs_migration"
@@ -95,6 +95,7 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
         db = database
         db.isolation_level = None  # transactions are ours
     else:
+        check_database_file(database)
         db = sqlite3.connect(database, isolation_level=None)
         _fast_secure_delete(db)
     try:
@@ -113,6 +114,21 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     finally:
         if own:
             db.close()
+
+
+def check_database_file(database: str | os.PathLike[str]) -> None:
+    """A :class:`MigrationError` naming *database* when it is there but no file SQLite can
+    open without waiting: a directory, a named pipe, a socket or a device, or one of those
+    where its journal or write-ahead log goes (:func:`lexcodecs.sources.paths.path_problem`;
+    SQLite would block for ever on a pipe). A path that is not there is SQLite's to make."""
+    from ..sources.paths import path_problem
+
+    path = os.fspath(database)
+    if path == ":memory:" or not os.path.lexists(path):
+        return
+    reason = path_problem(path, "sqlite")
+    if reason is not None:
+        raise MigrationError(f"{path}: {reason}")
 
 
 def _fast_secure_delete(db: sqlite3.Connection) -> None:

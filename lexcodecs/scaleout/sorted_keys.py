@@ -226,14 +226,25 @@ def _inputs(dataset: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], 
                            if mine not in p.resolve().parents)
             if not files:
                 raise MigrationError(f"{root} holds no *.parquet files")
+            for p in files:
+                _check_file(p)
             return files
         paths = [root]
     else:
         paths = [Path(p) for p in dataset]
     for p in paths:
-        if not p.is_file():
-            raise MigrationError(f"{p} is not a Parquet file (it does not exist)")
+        _check_file(p)
     return paths
+
+
+def _check_file(path: Path) -> None:
+    """A Parquet input must be a regular file: a named pipe or a device is refused before
+    anything opens it (reading one would wait for ever)."""
+    from ..sources.paths import path_problem
+
+    reason = path_problem(path, "file")
+    if reason is not None:
+        raise MigrationError(f"{path} is not a Parquet file ({reason})")
 
 
 def _plan(pa: Any, files: list[Path], schema: KeySchema

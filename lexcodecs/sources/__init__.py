@@ -21,7 +21,9 @@ The modules: :mod:`~lexcodecs.sources.records` (Records, SourceError, the readin
 :mod:`~lexcodecs.sources.values` (reading a value of each field type),
 :mod:`~lexcodecs.sources.files` (JSON Lines, CSV), :mod:`~lexcodecs.sources.sqlite`,
 :mod:`~lexcodecs.sources.parquet` and :mod:`~lexcodecs.sources.stores` (keys in SQLite and
-LMDB). docs/your-data.md is the guide.
+LMDB), and :mod:`~lexcodecs.sources.paths` (every path checked before it is opened: a named
+pipe, a socket or a device is refused, as reading one may wait for ever). docs/your-data.md
+is the guide.
 """
 
 from .files import read_csv, read_jsonl

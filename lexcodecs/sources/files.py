@@ -19,9 +19,9 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, Final
 
-from ..errors import LexCodecError
 from ..schema import Field, KeySchema
 from .key import GUESS_ROWS, KeyColumn, field_names, resolve_key
+from .paths import open_file
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
 from .values import guess_type, text_reader
 
@@ -31,16 +31,6 @@ __all__ = ["read_csv", "read_jsonl"]
 _DELIMITERS: Final = {".tsv": "\t", ".tab": "\t"}
 
 Path = str | os.PathLike[str]
-
-
-def open_file(path: Path, source: str) -> IO[bytes]:
-    """*path* opened for reading bytes, or a :class:`SourceError` saying why not."""
-    try:
-        if os.path.isdir(path):
-            raise SourceError("is a directory, not a file", source=source)
-        return open(path, "rb")
-    except OSError as exc:
-        raise SourceError(exc.strerror or str(exc), source=source) from None
 
 
 def utf8_lines(stream: Iterable[bytes], source: str) -> Iterator[str]:
@@ -97,8 +87,9 @@ def read_jsonl(source: Path | IO[bytes], schema: KeySchema | str, *,
 def _json_rows(stream: IO[bytes], reading: KeySchema, picked: Sequence[int]
                ) -> Iterator[tuple[int, tuple[Any, ...]]]:
     """The picked values of each record, read a line at a time (memory follows the sample,
-    not the file) by ``records_from_json``, its messages numbered with the file's lines."""
-    from ..compare import records_from_json  # compare may come to import this package
+    not the file) as ``records_from_json`` reads them, its messages numbered with the file's
+    lines and naming the column at fault."""
+    from ..compare.records import JsonRecordError, json_record  # compare imports this package
 
     lines = utf8_lines(stream, "records")
     number = 0
@@ -107,10 +98,12 @@ def _json_rows(stream: IO[bytes], reading: KeySchema, picked: Sequence[int]
             if not line.strip():
                 continue
             try:
-                (row,) = records_from_json([line], reading)
-            except LexCodecError as exc:  # "records line 1: why", of this one line
-                raise SourceError(exc.reason.removeprefix("records line 1: "),
-                                  source=f"records line {number}") from None
+                row = json_record(line, reading)
+            except JsonRecordError as exc:
+                f = None if exc.field is None else reading.fields[exc.field]
+                raise SourceError(exc.reason, source=f"records line {number}",
+                                  column=None if f is None else f.name,
+                                  field_type=None if f is None else f.type) from None
             yield number, tuple(row[i] for i in picked)
     except SourceError as exc:
         if exc.line is None:

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from ..schema import KeySchema
 from .key import GUESS_ROWS, KeyColumn, field_names, resolve_key
+from .paths import check_database
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
 from .values import guess_type, value_reader
 
@@ -83,11 +84,10 @@ def quote(name: str) -> str:
 
 
 def connect(path: str | os.PathLike[str], source: str) -> sqlite3.Connection:
-    """A read-only connection to the database file *path*, checked to be a database."""
-    if not os.path.exists(path):
-        raise SourceError("no such database file", source=source)
-    if os.path.isdir(path):
-        raise SourceError("is a directory, not an SQLite database file", source=source)
+    """A read-only connection to the database file *path*, checked to be a database: a
+    regular file (a named pipe, a socket or a device is refused before SQLite opens it, as
+    is one in place of its journal or WAL file: SQLite would wait on it for ever)."""
+    check_database(path, source)
     try:
         conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
     except sqlite3.Error as exc:

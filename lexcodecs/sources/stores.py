@@ -24,6 +24,7 @@ from ..errors import LexCodecError
 from ..registry import get_codec
 from ..schema import Field, KeySchema
 from .key import GUESS_ROWS, KeyColumn, parse_key, resolve_key
+from .paths import check_lmdb
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
 from .sqlite import connect, quote
 from .values import guess_type, value_reader
@@ -90,8 +91,7 @@ def read_lmdb_keys(path: str | os.PathLike[str], codec: Codec | str, *, db: str 
         import lmdb
     except ImportError:
         raise SourceError(LMDB_HINT, source=what) from None
-    if not os.path.exists(path):
-        raise SourceError("no such LMDB environment", source=what)
+    check_lmdb(path, what)  # a pipe or a device would make LMDB wait for ever
     try:
         env = lmdb.open(os.fspath(path), readonly=True, lock=False, create=False,
                         subdir=os.path.isdir(path), max_dbs=1 if db else 0)

@@ -68,6 +68,9 @@ _UUID_TEXT: Final = re.compile(r"\{?[0-9a-fA-F]{8}-?(?:[0-9a-fA-F]{4}-?){3}[0-9a
 
 Reader = Callable[[Any], Any]
 
+#: the most digits of a whole number read (Python's own limit on int <-> str conversion)
+_MAX_DIGITS: Final = 4300
+
 
 def _show(value: Any) -> str:
     return describe_value(value, 40)
@@ -296,6 +299,10 @@ def _py_int(field_type: str) -> Reader:
             return _checked_int(int(value), field_type)
         if isinstance(value, decimal.Decimal) and value.is_finite() \
                 and value == value.to_integral():
+            if value.adjusted() >= _MAX_DIGITS:  # int() of 1E+999999 takes many seconds
+                raise ValueError(f"{_show(value)}: a whole number of {value.adjusted() + 1} "
+                                 "digits is too long to read" if field_type == "int" else
+                                 f"{_show(value)} is out of range for {field_type}")
             return _checked_int(int(value), field_type)
         if isinstance(value, str):
             return _checked_int(_whole(value, field_type), field_type)
