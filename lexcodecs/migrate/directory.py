@@ -43,6 +43,7 @@ from typing import Any, Final
 
 import attrs
 
+from ..errors import LexCodecError
 from .lock import exclusive
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder, same_settings
@@ -227,9 +228,9 @@ class Run:
     """One run of a migration of the store at *path*, *kind* ("an LMDB environment", "a
     RocksDB database"): the checks, the lock, the state it resumes or starts, and what it made.
 
-    In order: :meth:`held` (the checks, then the lock, for the whole run), :meth:`begin`,
-    :meth:`write` after each step, :meth:`made_new` once the new store exists,
-    :meth:`discard` on a refusal, :meth:`swap` at the end."""
+    :meth:`migrate` is the whole run; in order: :meth:`held` (the checks, then the lock, for
+    the whole run), :meth:`begin`, :meth:`write` after each step, :meth:`made_new` once the
+    new store exists, :meth:`discard` on a refusal, :meth:`swap` at the end."""
 
     def __init__(self, path: str | os.PathLike[str], kind: str) -> None:
         self.at = Beside.of(path)
@@ -293,6 +294,34 @@ class Run:
             report = MigrationReport(**{**state["report"], "resumed": True})
         report.notes += notes
         return state, report
+
+    def migrate(self, t: Transcoder, *, restart: bool, keep_old: bool, where: str,
+                fresh: Callable[[dict[str, Any], MigrationReport], dict[str, Any]],
+                work: Callable[[dict[str, Any], MigrationReport], None],
+                resumable: Callable[[dict[str, Any]], None] | None = None) -> MigrationReport:
+        """The whole run: :meth:`held`, :meth:`begin`, then, unless the recorded migration
+        is verified already, ``resumable(state)`` (a refusal there touches nothing: the
+        record is another kind of run's), ``work(state, report)`` (the store's copy and
+        verification, which records its steps with :meth:`write`), the ``verified`` phase
+        recorded, and :meth:`swap`. A refusal from *work* removes what it made
+        (:meth:`discard`), unless the files were changed under it (:class:`Interfered`:
+        nothing removed)."""
+        with self.held(keep_old):
+            state, report = self.begin(t, restart, where, fresh)
+            if state["phase"] != "verified":
+                if resumable is not None:
+                    resumable(state)
+                try:
+                    work(state, report)
+                except Interfered:
+                    raise
+                except LexCodecError:  # a refusal leaves nothing half-written behind
+                    self.discard(state)
+                    raise
+                state["phase"], state["report"] = "verified", report.to_dict()
+                self.write(state)
+            self.swap(state, keep_old, report)
+        return report
 
     def _check(self, state: dict[str, Any]) -> None:
         """The state file and the new store are still what this run left (:class:`Interfered`

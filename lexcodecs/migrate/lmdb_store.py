@@ -39,7 +39,7 @@ from typing import Any
 from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
-from .directory import Interfered, Run
+from .directory import Run
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .spans import (
     Chunk,
@@ -96,14 +96,12 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
         return {"settings": settings, "phase": "copy", "last_key": None,
                 "last_new_key": None, "report": report.to_dict()}
 
-    with run.held(keep_old):
-        state, report = run.begin(t, restart, f"lmdb {run.at.path}", fresh)
-        if state["phase"] != "verified":
-            _lmdb_migrate(lmdb, run, state, report, t, batch_size, progress, map_size, phase,
-                          workers)
-            state["phase"], state["report"] = "verified", report.to_dict()
-            run.write(state)
-        run.swap(state, keep_old, report)
+    def work(state: dict[str, Any], report: MigrationReport) -> None:
+        _lmdb_migrate(lmdb, run, state, report, t, batch_size, progress, map_size, phase,
+                      workers)
+
+    report = run.migrate(t, restart=restart, keep_old=keep_old, where=f"lmdb {run.at.path}",
+                         fresh=fresh, work=work)
     report.seconds += time.monotonic() - started
     return report
 
@@ -111,7 +109,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
 def _lmdb_migrate(lmdb: Any, run: Run, state: dict[str, Any], report: MigrationReport,
                   t: Transcoder, batch_size: int, progress: Progress, map_size: int | None,
                   phase: PhaseStart, workers: int | None) -> None:
-    """Copy (from where the state says) and verify; a refusal removes what the run made."""
+    """Copy (from where the state says) and verify (:meth:`Run.migrate`'s work)."""
     src_path, new_path = run.at.path, run.at.new
     try:
         source = lmdb.open(str(src_path), readonly=True, lock=False, create=False)
@@ -153,11 +151,6 @@ def _lmdb_migrate(lmdb: Any, run: Run, state: dict[str, Any], report: MigrationR
             if early is not None:
                 early.close()
             target.close()
-    except Interfered:  # the files are no longer this run's: nothing of them removed
-        raise
-    except MigrationError:  # a refusal leaves no half-written target behind
-        run.discard(state)
-        raise
     finally:
         source.close()
 

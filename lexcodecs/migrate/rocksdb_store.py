@@ -58,7 +58,7 @@ from typing import Any, Final
 from ..errors import LexCodecError
 from . import kernel
 from .defaults import BATCH_SIZE
-from .directory import Interfered, Run, is_directory
+from .directory import Run, is_directory
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .spans import (
     Chunk,
@@ -128,14 +128,11 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
                 "last_key": None, "last_new_key": None, "counts": {},
                 "sequence": None, "report": report.to_dict()}
 
-    with run.held(keep_old):
-        state, report = run.begin(t, restart, f"rocksdb {run.at.path}", fresh)
-        if state["phase"] != "verified":
-            _rocks_migrate(rocksdict, run, state, report, t, batch_size, progress, phase,
-                           workers)
-            state["phase"], state["report"] = "verified", report.to_dict()
-            run.write(state)
-        run.swap(state, keep_old, report)
+    def work(state: dict[str, Any], report: MigrationReport) -> None:
+        _rocks_migrate(rocksdict, run, state, report, t, batch_size, progress, phase, workers)
+
+    report = run.migrate(t, restart=restart, keep_old=keep_old,
+                         where=f"rocksdb {run.at.path}", fresh=fresh, work=work)
     report.seconds += time.monotonic() - started
     return report
 
@@ -143,8 +140,8 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
 def _rocks_migrate(rocksdict: Any, run: Run, state: dict[str, Any], report: MigrationReport,
                    t: Transcoder, batch_size: int, progress: Progress, phase: PhaseStart,
                    workers: int | None) -> None:
-    """Copy (from where the state says) and verify, the original unchanged all along; a
-    refusal removes what the run made."""
+    """Copy (from where the state says) and verify, the original unchanged all along
+    (:meth:`Run.migrate`'s work)."""
     src_path, new_path = run.at.path, run.at.new
     table, secondary = run.at.beside(_TABLE_SUFFIX), run.at.beside(_SECONDARY_SUFFIX)
     try:
@@ -188,11 +185,6 @@ def _rocks_migrate(rocksdict: Any, run: Run, state: dict[str, Any], report: Migr
                 target.close()
         with _Source(rocksdict, src_path) as again:  # nothing written while we worked
             _check_unchanged(again, state)
-    except Interfered:  # the files are no longer this run's: nothing of them removed
-        raise
-    except MigrationError:  # a refusal leaves no half-written target behind
-        run.discard(state)
-        raise
     finally:  # left by this run, or by one that was killed
         table.unlink(missing_ok=True)
         shutil.rmtree(secondary, ignore_errors=True)

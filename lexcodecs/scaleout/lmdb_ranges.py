@@ -109,21 +109,28 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
                 "last_new_key": None, "boundaries": None, "loaded": [],
                 "report": report.to_dict()}
 
-    with run.held(keep_old):
-        state, report = run.begin(t, restart, f"lmdb {at.path}", fresh)
-        if state["phase"] != "verified":
-            if state.get("method") != _METHOD:
-                raise MigrationError(f"an unfinished migrate_lmdb run of {at.path} is "
-                                     "recorded; finish it with migrate_lmdb, or restart=True "
-                                     "(--restart) to discard it")
-            if state["boundaries"] is None:  # a new migration: runs of an old one mean nothing
-                shutil.rmtree(runs, ignore_errors=True)
+    def resumable(state: dict[str, Any]) -> None:
+        if state.get("method") != _METHOD:
+            raise MigrationError(f"an unfinished migrate_lmdb run of {at.path} is recorded; "
+                                 "finish it with migrate_lmdb, or restart=True (--restart) "
+                                 "to discard it")
+
+    def work(state: dict[str, Any], report: MigrationReport) -> None:
+        if state["boundaries"] is None:  # a new migration: runs of an old one mean nothing
+            shutil.rmtree(runs, ignore_errors=True)
+        try:
             _ranges_migrate(lmdb, run, state, report, t, client, runs, ranges, batch_size,
                             map_size, progress, phase)
-            state["phase"], state["report"] = "verified", report.to_dict()
-            run.write(state)
-        shutil.rmtree(runs, ignore_errors=True)
-        run.swap(state, keep_old, report)
+        except Interfered:
+            raise
+        except LexCodecError:  # a refusal leaves nothing half-written behind: nor the runs
+            shutil.rmtree(runs, ignore_errors=True)
+            raise
+        shutil.rmtree(runs, ignore_errors=True)  # verified: the runs are of no more use
+
+    report = run.migrate(t, restart=restart, keep_old=keep_old, where=f"lmdb {at.path}",
+                         fresh=fresh, work=work, resumable=resumable)
+    shutil.rmtree(runs, ignore_errors=True)  # verified by an earlier run, which was stopped
     report.seconds += time.monotonic() - started
     return report
 
@@ -131,7 +138,7 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
 def _ranges_migrate(lmdb: Any, run: Run, state: dict[str, Any], report: MigrationReport,
                     t: Transcoder, client: Any, runs: Path, ranges: int, batch_size: int,
                     map_size: int | None, progress: Progress, phase: PhaseStart) -> None:
-    """Transcode, load and verify; a refusal removes what the run made."""
+    """Transcode, load and verify (:meth:`Run.migrate`'s work)."""
     at = run.at
     try:
         source = lmdb.open(str(at.path), readonly=True, lock=False, create=False)
@@ -159,12 +166,6 @@ def _ranges_migrate(lmdb: Any, run: Run, state: dict[str, Any], report: Migratio
                                  "untouched") from None
         finally:
             target.close()
-    except Interfered:  # the files are no longer this run's: nothing of them removed
-        raise
-    except LexCodecError:  # a refusal leaves nothing half-written behind
-        shutil.rmtree(runs, ignore_errors=True)
-        run.discard(state)
-        raise
     finally:
         source.close()
 

@@ -34,6 +34,9 @@ _WHAT: Final[dict[str, str]] = {
     "sqlite": "an SQLite database file",
     "lmdb": "an LMDB environment (a directory, or its data file)",
 }
+#: the kinds of file that are neither a regular file nor a directory, as messages name them
+_SPECIAL: Final = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                   (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 #: the files SQLite opens next to a database, when they exist
 SQLITE_COMPANIONS: Final = ("-journal", "-wal", "-shm")
 
@@ -43,15 +46,7 @@ def special_kind(mode: int) -> str | None:
     pipe, a socket, a device), else ``None``."""
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    return "a special file"
+    return next((name for test, name in _SPECIAL if test(mode)), "a special file")
 
 
 def _special(mode: int, what: str) -> str | None:
