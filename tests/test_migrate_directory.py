@@ -247,6 +247,36 @@ def test_a_verified_copy_that_is_gone_is_no_success(tmp_path: Path, store: str,
     assert leftovers(path) == [path.name + ".lexcodecs-state"]
 
 
+@pytest.mark.parametrize("between", ["copy removed", "copy replaced"])
+@pytest.mark.parametrize("store", STORES)
+def test_a_copy_changed_between_runs_is_started_again_or_refused(
+        tmp_path: Path, store: str, between: str) -> None:
+    """Between a stopped run and its rerun: a recorded copy that is gone means nothing, and
+    the rerun starts again (saying so); one that was replaced is not the migration's, and the
+    rerun refuses it, removing nothing, until --restart discards it."""
+    path = tmp_path / "db"
+    entries = make_store(store, path)
+
+    def stop() -> None:
+        raise KeyboardInterrupt  # as Ctrl-C would: the state and the copy kept
+
+    with pytest.raises(KeyboardInterrupt):
+        MIGRATE[store](path, transcoder(), batch_size=BATCH, progress=at_batch(2, stop))
+    TAMPERS[between](path)
+    if between == "copy removed":
+        report = MIGRATE[store](path, transcoder(), batch_size=BATCH)
+        assert any("recorded by an earlier run was gone: the migration started again" in note
+                   for note in report.notes)
+    else:
+        before = beside(path)
+        with pytest.raises(MigrationError, match="is not the copy the recorded migration made"):
+            MIGRATE[store](path, transcoder(), batch_size=BATCH)
+        assert beside(path) == before
+        MIGRATE[store](path, transcoder(), batch_size=BATCH, restart=True)
+    assert read_store(store, path) == migrated(entries)
+    assert leftovers(path) == []
+
+
 # -- 3: read-only stores -----------------------------------------------------------------------
 
 
