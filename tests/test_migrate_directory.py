@@ -32,7 +32,7 @@ from lexcodecs.migrate import (
     migrate_lmdb,
     migrate_rocksdb,
 )
-from lexcodecs.migrate.directory import Interfered
+from lexcodecs.migrate.directory import MARKER, Interfered
 
 lmdb = pytest.importorskip("lmdb")
 rocksdict = pytest.importorskip("rocksdict")
@@ -157,6 +157,7 @@ def test_a_second_run_is_refused_and_touches_nothing(tmp_path: Path, store: str)
     assert not report.resumed
     assert read_store(store, path) == migrated(entries)
     assert leftovers(path) == []  # the lock file went with the run
+    assert not (path / MARKER).exists()  # and the copy's marker with the swap
     assert MIGRATE[store](path, Transcoder("skv", "fdb-tuple", SCHEMA)).keys == ROWS
 
 

@@ -15,10 +15,12 @@ A run (:class:`Run`) first checks that the store is a directory and that every s
 done (the directory beside it writable; the store itself, unless it is kept, not read-only),
 then takes the lock: a second run is refused there, before it reads, resumes, rolls back or
 removes anything. What the run makes is its own: the state file carries the run's token, and
-records the new store's identity (device and inode, which renames keep) once it exists. Every
-write of the state file and the swap first check that both are still what this run left; if
-another process removed or replaced them, the run stops (:class:`Interfered`) without
-swapping and without removing anything, and never reports a migration that did not happen.
+the new store holds a marker file (:data:`MARKER`) with the copy's id, which the state file
+records (a file's identity would not do: a directory removed and made again may get the same
+inode). Every write of the state file and the swap first check that both are still what this
+run left; if another process removed or replaced them, the run stops (:class:`Interfered`)
+without swapping and without removing anything, and never reports a migration that did not
+happen. The marker goes once the swap is done.
 
 The swap is two renames: the original aside to ``.lexcodecs-old``, then the new store to
 ``<path>``. A rerun tells from what exists which of them happened (:func:`half_swapped`): with
@@ -48,11 +50,13 @@ from .lock import exclusive
 from .report import MigrationReport
 from .transcoder import MigrationError, Transcoder, same_settings
 
-__all__ = ["Beside", "Interfered", "Run", "check_store", "half_swapped", "identity",
+__all__ = ["MARKER", "Beside", "Interfered", "Run", "check_store", "half_swapped",
            "is_directory", "swapping", "write_state"]
 
 #: beside the store: the lock file of the run that holds it
 LOCK_SUFFIX: Final = ".lexcodecs-lock"
+#: inside the new store, until the swap is done: the copy's id, which the state file records
+MARKER: Final = ".lexcodecs-copy"
 
 
 @attrs.frozen
@@ -121,14 +125,21 @@ def half_swapped(at: Beside) -> list[str]:
             f"{at.path} again, unchanged, and the migration started again"]
 
 
-def identity(path: Path) -> list[int] | None:
-    """What tells a file from another one at the same path later: its device and inode (a
-    rename keeps both); None when nothing is there."""
+def copy_id(store: Path) -> str | None:
+    """The copy id in the marker file of the store at *store* (None: no store, no marker,
+    or one that cannot be read)."""
     try:
-        info = os.stat(path)
-    except OSError:
+        return (store / MARKER).read_text(encoding="ascii").strip() or None
+    except (OSError, ValueError):
         return None
-    return [info.st_dev, info.st_ino]
+
+
+def _mark(store: Path, copy: str) -> None:
+    """The marker file of *store*, written durably (it decides what a later run may swap)."""
+    with open(store / MARKER, "w", encoding="ascii") as f:
+        f.write(copy)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _writable(path: Path) -> bool:
@@ -273,14 +284,13 @@ class Run:
                                      f"settings is in progress ({state['settings']}); finish "
                                      "it with those settings, or restart=True (--restart) to "
                                      "discard it")
-            recorded = state.get("new_id")
+            recorded = state.get("copy")
             if recorded is not None and state["phase"] != "verified":
-                found = identity(at.new)
-                if found is None:  # its copy is gone: the record means nothing now
+                if not at.new.exists():  # its copy is gone: the record means nothing now
                     notes.append(f"the copy {at.new.name} recorded by an earlier run was "
                                  "gone: the migration started again")
                     state = None
-                elif found != recorded:
+                elif copy_id(at.new) != recorded:
                     raise MigrationError(f"{at.new} is not the copy the recorded migration "
                                          "made (it was replaced); remove it, or restart=True "
                                          "(--restart) to discard the migration")
@@ -334,8 +344,8 @@ class Run:
                              f"removes nothing: {self.at.path} is as it was. Find what else "
                              "migrates it, then run again (restart=True, --restart, discards "
                              "what is left)")
-        recorded = state.get("new_id")
-        if recorded is not None and identity(self.at.new) != recorded:
+        recorded = state.get("copy")
+        if recorded is not None and copy_id(self.at.new) != recorded:
             raise Interfered(f"the migration's copy {self.at.new} was removed or replaced by "
                              "another process while this run went on; it stops, swaps "
                              f"nothing and removes nothing: {self.at.path} is as it was. "
@@ -350,12 +360,19 @@ class Run:
         self.expected = self.token
 
     def made_new(self, state: dict[str, Any]) -> None:
-        """The new store exists (made or opened again): its identity taken into *state*, if
-        not there yet, and on disk with the next :meth:`write` (the one after the first
-        batch; a run stopped before it leaves a record without one, and its rerun takes the
-        identity of the copy it finds)."""
-        if state.get("new_id") is None:
-            state["new_id"] = identity(self.at.new)
+        """The new store exists (made or opened again): unless the state records its copy
+        already, a new copy id is written into its marker file and taken into *state*, on
+        disk with the next :meth:`write` (the one after the first batch; a run stopped
+        before it leaves a record without one, and its rerun marks the copy it finds)."""
+        if state.get("copy") is None:
+            copy = uuid.uuid4().hex
+            try:
+                _mark(self.at.new, copy)
+            except OSError as exc:
+                raise MigrationError(f"cannot write {self.at.new / MARKER} "
+                                     f"({exc.strerror or exc}); the original is untouched"
+                                     ) from None
+            state["copy"] = copy
 
     def discard(self, state: dict[str, Any]) -> None:
         """After a refusal: the state file and the copy removed -- the state file first: a
@@ -373,12 +390,12 @@ class Run:
         at its path, or (the second rename done by a run that was stopped) at the store's.
         The state file goes last."""
         at = self.at
-        recorded = state.get("new_id")
-        if recorded is not None and identity(at.new) is None and identity(at.path) == recorded:
+        recorded = state.get("copy")
+        if recorded is not None and not at.new.exists() and copy_id(at.path) == recorded:
             self._check({})  # the second rename happened: only the state file to check
         else:
             self._check(state)
-            if recorded is None and not at.new.exists():  # recorded before runs had ids
+            if recorded is None and not at.new.exists():  # recorded before copies had ids
                 report.notes.append(f"no verified copy at {at.new.name}: the swap was done "
                                     "by an earlier run")
         started = time.monotonic()
@@ -400,6 +417,9 @@ class Run:
                 report.notes.append(f"the original could not be removed ({exc.filename}: "
                                     f"{exc.strerror or exc}): it stays at {at.old}")
         at.state.unlink()
+        # the marker last: a run stopped before this leaves a marker file in the store, never
+        # a record of a swap it cannot tell was done
+        (at.path / MARKER).unlink(missing_ok=True)
         report.swap_s += time.monotonic() - started
 
 
