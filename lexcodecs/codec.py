@@ -30,7 +30,16 @@ import difflib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any, ClassVar, Final, Literal, Protocol, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    Literal,
+    Protocol,
+    TypeVar,
+    runtime_checkable,
+)
 
 import attrs
 
@@ -47,6 +56,9 @@ from .errors import (
 )
 from .schema import FIELD_TYPES, Field, KeySchema
 from .types import INT_TYPES, Float32, TypedInt, Versionstamp
+
+if TYPE_CHECKING:
+    from .pieces import CodecPieces
 
 __all__ = [
     "Anomaly",
@@ -654,6 +666,20 @@ class BaseCodec:
     def config(self) -> dict[str, Any]:
         """JSON-able; ``get_codec(**codec.config())`` rebuilds this codec."""
         return {"name": self.name, **self.options}
+
+    #: the codec's keys as the columnar kernel writes them, for its default options
+    #: (:mod:`lexcodecs.pieces`); None: ``encode_arrow`` takes the row API
+    COLUMNAR: ClassVar[CodecPieces | None] = None
+
+    def columnar(self) -> CodecPieces | None:
+        """How :func:`lexcodecs.columnar.encode_arrow` may write this codec's keys through
+        the columnar kernel (:mod:`lexcodecs.pieces`), or None: the row API writes them. The
+        codec's declaration, like its capabilities: :attr:`COLUMNAR` when every option is at
+        its default, else None (a codec whose pieces depend on an option overrides this)."""
+        if self.COLUMNAR is None or any(value != self.OPTIONS[key].default
+                                        for key, value in self.options.items()):
+            return None
+        return self.COLUMNAR
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items()

@@ -28,8 +28,27 @@ from lexcodecs.schema import Field
 pa = pytest.importorskip("pyarrow")
 from lexcodecs.columnar import arrow as columnar  # noqa: E402
 from lexcodecs.columnar import decode_arrow, encode_arrow, kernel_available, pieces  # noqa: E402
+from lexcodecs.pieces import CodecPieces  # noqa: E402
 
 BUILT_IN = ["fdb-tuple", "lexkey", "lexkey-legacy", "orderly", "skv", "sqlite4"]
+
+
+def _pieces(name: str) -> CodecPieces:
+    """What the built-in codec *name* declares of its columnar layout."""
+    declared = pieces.declared(get_codec(name))
+    assert declared is not None
+    return declared
+
+
+#: what sqlite4 declares of its columnar layout
+SQLITE4_PIECES = _pieces("sqlite4")
+
+
+def _kernel_plan(name: str, schema: KeySchema, table: Any) -> Any:
+    """The kernel's plan of codec *name* (its default options) for *table*'s columns."""
+    codec = get_codec(name)
+    return columnar._plan(codec, pieces.declared(codec), schema,
+                          columnar._columns(table, schema))
 
 
 def _bits(t: str) -> int:
@@ -274,9 +293,9 @@ def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool, way: 
     table = pa.table({f.name: _column(f.name, f.type) for f in schema.fields})
     assert table.num_rows > table.drop_null().num_rows  # the edge columns hold NULLs
     part = table if nulls else table.drop_null()
-    plan = columnar._plan(get_codec(name), schema, columnar._columns(part, schema))
+    plan = _kernel_plan(name, schema, part)
     assert plan is not None
-    done = columnar._run_kernel(plan, part.num_rows, pieces.CODECS[name], None)
+    done = columnar._run_kernel(plan, part.num_rows, _pieces(name), None)
     assert (done.way, done.plain) == (way, plain)
 
 
@@ -319,9 +338,9 @@ def test_number_rows_are_the_row_apis(name: str, width: int) -> None:
     bound = get_codec(name).bind(schema)
 
     def way_and_keys(table: Any) -> tuple[Any, list[bytes]]:
-        plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
+        plan = _kernel_plan(name, schema, table)
         assert plan is not None
-        done = columnar._run_kernel(plan, table.num_rows, pieces.CODECS[name], None)
+        done = columnar._run_kernel(plan, table.num_rows, _pieces(name), None)
         rows = zip(*(table.column(f.name).to_pylist() for f in schema.fields))
         assert encode_arrow(table, schema, name).to_pylist() == [bound.encode(r) for r in rows]
         return done.way, done.declined
@@ -359,9 +378,9 @@ def test_sqlite4_two_int64_are_the_row_apis(orders: str) -> None:
         table = pa.table({"a": pa.array(values, pa.int64()), "b": pa.array(others, pa.int64())})
         bound = get_codec("sqlite4").bind(schema)
         for part in (table, table.slice(5)):
-            plan = columnar._plan(get_codec("sqlite4"), schema, columnar._columns(part, schema))
+            plan = _kernel_plan("sqlite4", schema, part)
             assert plan is not None
-            done = columnar._run_kernel(plan, part.num_rows, pieces.CODECS["sqlite4"], None)
+            done = columnar._run_kernel(plan, part.num_rows, SQLITE4_PIECES, None)
             assert (done.way, done.declined) == ("number rows", [])
             rows = zip(part.column("a").to_pylist(), part.column("b").to_pylist())
             expected = [bound.encode(row) for row in rows]
@@ -385,9 +404,9 @@ def test_sqlite4_number_rows_with_nulls_are_the_row_apis(width: int) -> None:
             values[i] = None  # rows 0, 1234 and n - 1 NULL in every field
         columns[f"f{j}"] = pa.array(values, getattr(pa, t)())
     table = pa.table(columns)
-    plan = columnar._plan(get_codec("sqlite4"), schema, columnar._columns(table, schema))
+    plan = _kernel_plan("sqlite4", schema, table)
     assert plan is not None
-    done = columnar._run_kernel(plan, n, pieces.CODECS["sqlite4"], None)
+    done = columnar._run_kernel(plan, n, SQLITE4_PIECES, None)
     assert (done.way, done.declined) == ("number rows", [])
     bound = get_codec("sqlite4").bind(schema)
     rows = zip(*(table.column(f.name).to_pylist() for f in schema.fields))
@@ -597,9 +616,9 @@ def test_the_kept_plan_follows_the_columns_types_and_nulls() -> None:
             expected = [bound.encode((v,)) for v in column.to_pylist()]
             assert encode_arrow(table, text, name).to_pylist() == expected, (name, column.type)
             schema = KeySchema.parse(text)
-            plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
+            plan = _kernel_plan(name, schema, table)
             if plan is not None and kernel_available():  # NULLs by the plan's NULL bytes
-                done = columnar._run_kernel(plan, 3, pieces.CODECS[name], None)
+                done = columnar._run_kernel(plan, 3, _pieces(name), None)
                 assert done.declined == [], (name, column.type)
 
 
@@ -616,6 +635,36 @@ def test_codec_objects_options_and_plugins() -> None:
         except LexCodecError:
             continue
         assert encode_arrow(table, "a:int64", name).to_pylist() == expected
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the kernel is not built")
+def test_a_plugin_that_declares_its_layout_goes_through_the_kernel() -> None:
+    """Columnar participation is the codec's declaration, a plugin's too: the toy declares
+    its pieces (tests/toys.py) and the kernel writes its keys, NULLs and descending fields
+    included, equal to its row API's; the same codec without the declaration takes its row
+    API."""
+    from toys import ToyCodec
+
+    schema = KeySchema.parse("s:string, n:int64 desc nulls last, f:float64, b:bool")
+    table = pa.table({"s": ["", "a\x00b", None, "zz"], "n": [3, None, -(2**63), 2**63 - 1],
+                      "f": [0.5, -0.0, None, float("inf")], "b": [True, None, False, True]})
+    toy = ToyCodec()
+    bound = toy.bind(schema)
+    expected = [bound.encode(tuple(row.values())) for row in table.to_pylist()]
+    declared = pieces.declared(toy)
+    assert declared is not None
+    assert declared is toy.COLUMNAR
+    plan = columnar._plan(toy, declared, schema, columnar._columns(table, schema))
+    assert plan is not None  # the kernel's, not the row API's
+    done = columnar._run_kernel(plan, table.num_rows, declared, None)
+    assert done.declined == []
+    assert encode_arrow(table, schema, toy).to_pylist() == expected
+
+    class Undeclared(ToyCodec):
+        COLUMNAR = None
+
+    assert pieces.declared(Undeclared()) is None
+    assert encode_arrow(table, schema, Undeclared()).to_pylist() == expected
 
 
 def test_decode_arrow_takes_binary_kinds_and_refuses_the_rest() -> None:
@@ -704,8 +753,9 @@ def test_a_bool8_column_is_its_booleans(monkeypatch: pytest.MonkeyPatch, kernel:
     assert encode_arrow(table, "b:bool", name).to_pylist() == [bound.encode((v,))
                                                                   for v in logical]
     schema = KeySchema.parse("b:bool")
-    plan = columnar._plan(get_codec(name), schema, columnar._columns(table, schema))
-    assert (plan is not None) == (kernel and name in pieces.CODECS)  # the kernel reads it
+    plan = _kernel_plan(name, schema, table)
+    declares = pieces.declared(get_codec(name)) is not None
+    assert (plan is not None) == (kernel and declares)  # the kernel reads it
     plain = pa.table({"b": pa.array(logical, pa.bool_())})
     try:
         expected = encode_arrow(plain, "b:int8", name).to_pylist()

@@ -15,6 +15,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from toys import (
     CollidingBroken,
+    ColumnarBroken,
     IndexErrorBroken,
     LossyBroken,
     NegativesFirstBroken,
@@ -72,6 +73,22 @@ def test_broken_codec_is_caught_by_its_check(cls: type, check: str, shows: str,
     message = str(info.value)
     assert shows in message
     assert "(" in message.split(":", 1)[1]  # the counterexample's values are quoted
+
+
+def test_a_columnar_declaration_that_writes_other_keys_is_caught() -> None:
+    """The columnar check compares encode_arrow with the row API: a declaration is checked,
+    not trusted (a plugin's too)."""
+    codec = ColumnarBroken()
+    reason = applicable("columnar", codec, KeySchema.parse(FULL))
+    if reason is not None:
+        pytest.skip(reason)
+    with pytest.raises(ConformanceError, match=r"^\[columnar\] toy-columnar") as info:
+        run_property("columnar", codec, FULL,
+                     settings_=settings(max_examples=60, derandomize=True, deadline=None,
+                                        print_blob=False, database=None,
+                                        phases=[Phase.explicit, Phase.reuse, Phase.generate]))
+    assert "encode_arrow wrote" in str(info.value)
+    assert "the row API" in str(info.value)
 
 
 @pytest.mark.parametrize("check", sorted(PROPERTIES))

@@ -12,6 +12,10 @@ The correct ``toy`` codec is a small K2-like format, simple enough to trust by r
 
 Each broken codec changes one thing, and the conformance check named in its docstring must
 catch it.
+
+The toy declares its columnar layout as a plugin would (``COLUMNAR``, in the vocabulary of
+:mod:`lexcodecs.pieces`): every field is ``02`` and the kernel's big-endian, float, bool or
+escaped-bytes writer, so :func:`lexcodecs.columnar.encode_arrow` writes it through the kernel.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from lexcodecs import (
     UnsupportedTypeError,
 )
 from lexcodecs._bytes import escape_nul, invert, order_bits, strinc, unorder_bits
+from lexcodecs.pieces import FLAGS, WRITERS, CodecPieces, Piece
 from lexcodecs.schema import Field
 
 NULL_FIRST, VALUE, NULL_LAST = b"\x01", b"\x02", b"\xfe"
@@ -81,10 +86,26 @@ def _dec_bool(body: bytes) -> bool:
     return body == b"\x01"
 
 
+#: the toy's fields as the columnar kernel writes them (a NULL's bytes: the row API's)
+TOY_PIECES: dict[str, Piece] = {
+    "int64": Piece(WRITERS["be"], 8, FLAGS["signflip"], VALUE, lo=-(1 << 63), hi=(1 << 63) - 1),
+    "float64": Piece(WRITERS["float"], 8, 0, VALUE),
+    "bool": Piece(WRITERS["bool"], 1, 0, VALUE),
+    "string": Piece(WRITERS["bytes"], 0, FLAGS["escape00"], VALUE, b"\x00\x01"),
+    "bytes": Piece(WRITERS["bytes"], 0, FLAGS["escape00"], VALUE, b"\x00\x01"),
+}
+
+
+def toy_piece(field: Field) -> Piece | None:
+    piece = TOY_PIECES.get(field.type)
+    return None if piece is None else piece.descending(field.descending)
+
+
 class ToyCodec(BaseCodec):
     """The correct toy codec (see the module docstring)."""
 
     name = "toy"
+    COLUMNAR: ClassVar[CodecPieces | None] = CodecPieces(b"", toy_piece)
     CAPABILITIES = Capabilities(
         field_types={"string", "bytes", "bool", "int64", "float64"},
         decoding="schema",
@@ -199,6 +220,7 @@ class NegativesFirstBroken(ToyCodec):
 
     name = "toy-negatives"
     FIXED: ClassVar = {**ToyCodec.FIXED, "int64": (8, _twos_complement, _from_twos_complement)}
+    COLUMNAR = None  # its int64 is not the toy's piece
 
 
 def _squash_zero(v: Any) -> bytes:
@@ -213,6 +235,7 @@ class CollidingBroken(ToyCodec):
 
     name = "toy-colliding"
     FIXED: ClassVar = {**ToyCodec.FIXED, "float64": (8, _squash_zero, _dec_float)}
+    COLUMNAR = None  # its float64 is not the toy's piece
 
 
 class LossyBroken(ToyCodec):
@@ -263,3 +286,18 @@ BROKEN = (NegativesFirstBroken, CollidingBroken, LossyBroken, IndexErrorBroken,
 
 __all__ = ["BROKEN", "CollidingBroken", "IndexErrorBroken", "LossyBroken",
            "NegativesFirstBroken", "ToyCodec", "WideRangeBroken"]
+
+
+def _short_terminator(field: Field) -> Piece | None:
+    piece = TOY_PIECES.get(field.type)
+    if piece is not None and field.type in ("string", "bytes"):
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["escape00"], VALUE, b"\x00")
+    return None if piece is None else piece.descending(field.descending)
+
+
+class ColumnarBroken(ToyCodec):
+    """Declares its strings and bytes ending in ``00`` where the row API writes ``00 01``:
+    the kernel writes other keys than the row API. Caught by the columnar check."""
+
+    name = "toy-columnar"
+    COLUMNAR = CodecPieces(b"", _short_terminator)

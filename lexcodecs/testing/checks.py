@@ -20,6 +20,8 @@ null_placement     NULL sorts first/last in a field as the schema says
 descending         a descending field reverses its values' order
 decode_junk        decoding any bytes raises DecodeError or succeeds
 schemaless         encode(v) without a schema orders as the types of v's values say
+columnar           encode_arrow of a batch is the row API's keys, where the codec
+                   declares a columnar layout (the kernel writes what it declares)
 refusals           what the capabilities rule out is refused with a typed error
 anomalies          every declared anomaly really happens (its witness)
 =================  =============================================================
@@ -41,6 +43,7 @@ from ..schema import FIELD_TYPES, Field, KeySchema
 __all__ = [
     "ConformanceError",
     "check_anomalies",
+    "check_columnar",
     "check_decode_junk",
     "check_descending",
     "check_injective",
@@ -221,6 +224,38 @@ def check_injective(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[An
                 "injective", codec, schema,
                 f"{_show(va)} and {_show(vb)} are different values with the same "
                 f"key {_hex(ka)}")
+
+
+def check_columnar(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]) -> None:
+    """The keys :func:`lexcodecs.columnar.encode_arrow` writes for *batch*, as an Arrow
+    table, are the row API's, byte for byte: a codec's columnar declaration
+    (``codec.columnar()``, :mod:`lexcodecs.pieces`) is checked, not trusted. A batch whose
+    values Arrow cannot hold as the field types' columns is passed over (the row API needs
+    no columns to be right); needs ``pyarrow``."""
+    import pyarrow as pa
+
+    from ..columnar.arrow import _array, encode_arrow
+
+    rows = [tuple(values) for values in batch]
+    if not rows:
+        return
+    try:
+        table = pa.table({f.name: _array(pa, [row[i] for row in rows], f.type)
+                          for i, f in enumerate(schema.fields)})
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return  # values Arrow does not hold as these columns: nothing to compare
+    expected = [_encode("columnar", codec, schema, row) for row in rows]
+    try:
+        written = encode_arrow(table, schema, codec).to_pylist()
+    except LexCodecError as exc:
+        raise ConformanceError("columnar", codec, schema,
+                               f"encode_arrow refused the batch the row API writes: {exc}"
+                               ) from exc
+    for row, want, got in zip(rows, expected, written):
+        if got != want:
+            raise ConformanceError(
+                "columnar", codec, schema,
+                f"encode_arrow wrote {_hex(got)} for {_show(row)}, the row API {_hex(want)}")
 
 
 def check_prefix_free(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],

@@ -144,6 +144,7 @@ def _claims(codec: Codec, schemas: Sequence[KeySchema],
         (caps.decoding == "self-describing", "decodes without a schema", "self_describing",
          ("self_describing",)),
         (caps.schemaless, "schemaless encoding", "schemaless", ("schemaless",)),
+        (_declares_columnar(codec), "columnar layout", "columnar", ("columnar",)),
         (True, "refuses what it does not declare", "refusals", ("refusals",)),
     ]
     claims += [Claim(name, every, needs=needs, breaks=breaks)
@@ -151,6 +152,12 @@ def _claims(codec: Codec, schemas: Sequence[KeySchema],
     claims += [Claim(name, having(test)) if test is not None else Claim(name, untested=why)
                for name, test, why in options]
     return tuple(claims)
+
+
+def _declares_columnar(codec: Codec) -> bool:
+    from ..columnar.pieces import declared
+
+    return declared(codec) is not None
 
 
 def _field(index: int, field_type: str, descending: bool,

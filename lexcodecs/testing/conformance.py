@@ -73,6 +73,7 @@ BATCH_CHECKS: Final[Mapping[str, tuple[Callable[..., None], bool]]] = {
     "order": (checks.check_order, True),
     "injective": (checks.check_injective, True),
     "prefix_free": (checks.check_prefix_free, True),
+    "columnar": (checks.check_columnar, False),
 }
 
 
@@ -199,6 +200,7 @@ PROPERTIES: Final[Mapping[str, PropertyBuilder]] = {
     "decode_junk": _decode_junk,
     "self_describing": _self_describing,
     "schemaless": _schemaless,
+    "columnar": _batch_property("columnar"),
 }
 
 #: the field type a schemaless encoder is taken to choose for a value of each Python type;
@@ -250,12 +252,32 @@ def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
         "self_describing": None if caps.decoding == "self-describing"
         else "keys are not self-describing",
         "schemaless": _schemaless_reason(codec, schema),
+        "columnar": _columnar_reason(codec),
     }
     reason = reasons[name]
     if reason is None and name in ("round_trip", "decode_junk") and \
             caps.decoding == "schema" and not _decodes(codec, schema):
         reason = "the codec cannot decode keys of this schema (NotDecodableError)"
     return reason
+
+
+def _columnar_reason(codec: Codec) -> str | None:
+    """Why the columnar check does not apply, or None: the codec declares a columnar layout
+    and the kernel that writes it runs here (pyarrow, the compiled modules)."""
+    from .. import _impl
+    from ..columnar.pieces import declared
+
+    if declared(codec) is None:
+        return "the codec declares no columnar layout (encode_arrow uses its row API)"
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return "pyarrow is not installed (pip install 'lexcodecs[arrow]')"
+    from ..columnar import kernel_available
+
+    if not kernel_available() or _impl.current != "compiled":
+        return "the columnar kernel does not run here (the reference implementation)"
+    return None
 
 
 def _bound_prefix_free(codec: Codec, schema: KeySchema) -> bool:
@@ -442,6 +464,9 @@ class CodecConformance:
 
     def test_schemaless(self, schema: KeySchema) -> None:
         self.check("schemaless", schema)
+
+    def test_columnar(self, schema: KeySchema) -> None:
+        self.check("columnar", schema)
 
     def test_declared_anomalies_occur(self) -> None:
         checks.check_anomalies(self.get_codec())

@@ -43,7 +43,7 @@ COLUMNS: Final[Mapping[str, str]] = {
     "round_trip": "round", "order": "order", "injective": "inj", "prefix_free": "pfree",
     "prefix_range": "prange", "null_placement": "nulls", "descending": "desc",
     "decode_junk": "junk", "self_describing": "self", "schemaless": "sless",
-    "refusals": "refuse",
+    "columnar": "col", "refusals": "refuse",
 }
 assert set(COLUMNS) == {*PROPERTIES, "refusals"}
 

@@ -26,9 +26,11 @@ from ... import _impl
 from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
 from ...errors import DecodeError, UnsupportedTypeError, describe_int
 from ...inspection import Inspection
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
 from ...types import INT_TYPES
 from . import explain
+from . import format as _format
 from .anomalies import ANOMALIES
 from .format import (
     DEPTH_CEILING,
@@ -167,6 +169,28 @@ def _depth_problem(value: Any) -> str | None:
     return None
 
 
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel: the variable-length ints, ``20``/``21``
+    floats, the two bools, ``02``/``01`` strings and bytes with ``00`` escaped ``00 ff``,
+    then ``00``; None for any other field (the row API writes it)."""
+    t = field.type
+    if t in INT_TYPES or t == "int":
+        return Piece(WRITERS["fdb_int"], 0, 0, b"", b"", *int_range(t))
+    if t == "bool":
+        return Piece(WRITERS["bool"], 1, bools=(_format.FALSE, _format.TRUE))
+    if t == "float32":
+        return Piece(WRITERS["float"], 4, FLAGS["float32"], bytes((_format.FLOAT,)))
+    if t == "float64":
+        return Piece(WRITERS["float"], 8, 0, bytes((_format.DOUBLE,)))
+    if t in ("string", "bytes"):
+        tag = _format.STRING if t == "string" else _format.BYTES
+        return Piece(WRITERS["bytes"], 0, FLAGS["escape00"], bytes((tag,)), b"\x00")
+    return None
+
+
 class FdbTupleCodec(BaseCodec):
     """The FoundationDB tuple layer.
 
@@ -180,6 +204,7 @@ class FdbTupleCodec(BaseCodec):
     """
 
     name = NAME
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
     OPTIONS: ClassVar = {
         "max_u64_form": Option(
             "python", "how ±(2**64-1) is written: 'python' as fdb.tuple (arbitrary-precision "

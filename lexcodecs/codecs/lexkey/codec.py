@@ -32,8 +32,10 @@ from ...codec import (
     _as_values,
 )
 from ...inspection import Inspection
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
 from . import explain
+from . import format as _format
 from .anomalies import ANOMALIES, GO_NAN_ANOMALIES, LEGACY_ANOMALIES
 from .format import (
     FIELD_FORMATS,
@@ -85,6 +87,47 @@ CAPABILITIES: Final = Capabilities(
 #: lexkey-legacy's readers: the Go library before its widths became canonical
 LEGACY_READERS: Final = ("Go (fgrzl/lexkey before v0.1.1, e.g. v0.1.0-alpha.32)",
                          "Python (lexcodecs)")
+
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+
+
+def _columnar_piece(field: Field, native: bool) -> Piece | None:
+    """*field*'s piece for the columnar kernel: ints big-endian at their width (canonical:
+    64 bits; *native*: their own), the sign bit flipped for signed ones, floats by the
+    literal rule (widened to float64 unless native), bool ``00``/``01``, timestamp and
+    duration as int64 nanoseconds, strings and bytes raw; the fields apart by
+    :data:`~.format.SEP`. None for any other field (the row API writes it)."""
+    fmt = _format.FIELD_FORMATS.get(field.type)
+    if fmt is None:
+        return None
+    width = fmt.width(native) or 0
+    kind = fmt.kind
+    if kind in (_format.KIND_SIGNED, _format.KIND_UNSIGNED) and field.type != "int":
+        flip = FLAGS["signflip"] if kind == _format.KIND_SIGNED else 0
+        return Piece(WRITERS["be"], width, flip, b"", b"", *int_range(field.type))
+    if kind == _format.KIND_SIGNED:  # int: an int64
+        return Piece(WRITERS["be"], 8, FLAGS["signflip"], b"", b"", INT64_MIN, INT64_MAX)
+    if kind in (_format.KIND_FLOAT32, _format.KIND_FLOAT64):
+        narrow = FLAGS["float32"] if width == 4 else 0
+        return Piece(WRITERS["float"], width, FLAGS["literal"] | narrow)
+    if kind == _format.KIND_BOOL:
+        return Piece(WRITERS["bool"], 1)
+    if kind in (_format.KIND_TIMESTAMP, _format.KIND_DURATION):
+        return Piece(WRITERS["be"], 8, FLAGS["signflip"], b"", b"", INT64_MIN, INT64_MAX,
+                     time=True)
+    if kind in (_format.KIND_STRING, _format.KIND_BYTES):
+        return Piece(WRITERS["bytes"])
+    return None
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """``lexkey``'s piece of *field* (canonical widths)."""
+    return _columnar_piece(field, native=False)
+
+
+def columnar_piece_native(field: Field) -> Piece | None:
+    """``lexkey-legacy``'s piece of *field* (native widths)."""
+    return _columnar_piece(field, native=True)
 
 
 class LexKeyBase(BaseCodec):
@@ -215,6 +258,7 @@ class LexKeyCodec(LexKeyBase):
 
     name = "lexkey"
     NATIVE = False
+    COLUMNAR: ClassVar = CodecPieces(_format.SEP, columnar_piece)
 
 
 class LexKeyLegacyCodec(LexKeyBase):
@@ -222,6 +266,7 @@ class LexKeyLegacyCodec(LexKeyBase):
 
     name = "lexkey-legacy"
     NATIVE = True
+    COLUMNAR: ClassVar = CodecPieces(_format.SEP, columnar_piece_native)
 
 
 _CANONICAL: Final = LexKeyCodec()

@@ -17,8 +17,10 @@ import attrs
 from ... import _impl
 from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
 from ...inspection import Inspection
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
 from . import explain
+from . import format as _format
 from .anomalies import anomalies
 from .bound import BoundOrderly, field_codec
 from .format import AUTO, NAME, RESERVED_MAX, SHOULD_NOT, TERMINATIONS, VARINTS
@@ -26,6 +28,34 @@ from .format import AUTO, NAME, RESERVED_MAX, SHOULD_NOT, TERMINATIONS, VARINTS
 
 def _nonnegative_int(value: Any) -> str | None:
     return None if type(value) is int and value >= 0 else "an int >= 0"
+
+
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel: the var-ints, floats (order transform + 1),
+    strings (UTF-8 + 2, then ``01``, which the last non-empty ascending field leaves out:
+    the codec's *tail*) and bytes (packed BCD); None for
+    any other field (the row API writes it)."""
+    t = field.type
+    lay = _format.VARINTS.get(t)
+    if lay is not None:
+        flags = FLAGS["signed"] if lay.signed else 0
+        piece = Piece(WRITERS["varint"], 0, flags, b"", b"", lay.lo, lay.hi,
+                      layout=(lay.s, lay.d, lay.lb, lay.e, lay.max_length), null=b"\x00")
+    elif t in _format.FLOATS:
+        width = _format.FLOATS[t][0]
+        flags = FLAGS["plus1"] | (FLAGS["float32"] if width == 4 else 0)
+        piece = Piece(WRITERS["float"], width, flags, null=bytes(width))
+    elif t == "string":
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["plus2"] | FLAGS["term_last"], b"", b"\x01",
+                      null=b"\x00")
+    elif t == "bytes":  # packed BCD, terminator nibbles to fill (one byte when empty)
+        piece = Piece(WRITERS["bytes"], 1, FLAGS["bcd"], null=b"\x00")
+    else:
+        return None
+    return piece.descending(field.descending)
 
 
 class OrderlyCodec(BaseCodec):
@@ -43,6 +73,7 @@ class OrderlyCodec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece, tail=True)
     OPTIONS: ClassVar = {
         "struct_order": Option("asc", "'desc' flips every field's order (Java "
                                "StructRowKey.setOrder)", choices=("asc", "desc")),

@@ -40,7 +40,9 @@ from ...codec import (
 )
 from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
 from ...inspection import Inspection, Part
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
+from . import format as _format
 from . import reference
 from .anomalies import ANOMALIES
 from .format import (
@@ -236,6 +238,31 @@ def _decode_schemaless(key: bytes) -> tuple[Any, ...]:
         raise exc.add_context(codec=NAME) from None
 
 
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel: ``TYPE SIGN PAYLOAD 00 01`` for ints,
+    ``01``-tagged strings and bytes with ``00`` escaped ``00 ff``, then ``00 01``; None for
+    any other field (the row API writes it)."""
+    fmt = _format.FORMATS.get(field.type)
+    if fmt is None:
+        return None
+    tag, end = bytes((fmt.type_byte,)), _format.TERMINATOR
+    if field.type in ("string", "bytes"):
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["escape00"], tag, end)
+    elif fmt.signed is not None:
+        piece = Piece(WRITERS["skv_int"], fmt.width, 0, tag, end, fmt.lo, fmt.hi)
+    elif field.type == "bool":
+        piece = Piece(WRITERS["bool"], 1, 0, tag, end)
+    elif field.type in ("float32", "float64"):
+        flags = FLAGS["float32"] if field.type == "float32" else 0
+        piece = Piece(WRITERS["float"], fmt.width, flags, tag, end)
+    else:
+        piece = Piece(WRITERS["be"], fmt.width, 0, tag, end, fmt.lo, fmt.hi)
+    return piece.descending(field.descending)
+
+
 class SkvCodec(BaseCodec):
     """K2 SKV keys (registry name ``skv``); see ``format.py`` and ``specs/skv.md``.
 
@@ -247,6 +274,7 @@ class SkvCodec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
     CAPABILITIES: ClassVar[Capabilities] = CAPABILITIES
     FIELD_OPTIONS: ClassVar = {
         "key": Option(KEY_PARTITION, "which part of the K2 key the field belongs to: "

@@ -31,9 +31,11 @@ from ...codec import (
 )
 from ...errors import DecodeError, EncodeError, LexCodecError
 from ...inspection import Inspection
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
 from ...types import INT_TYPES
 from . import explain
+from . import format as _format
 from .anomalies import ANOMALIES
 from .format import EMPTY_PREFIX_STOP, FIELD_KINDS, INT_RANGES, KIND_FINAL, NAME, VARINT_MAX
 from .reference_decode import Sink, field_reader, read_any, read_varint
@@ -66,6 +68,27 @@ def _check_table(value: Any) -> str | None:
     return "None or a table number 0..2^64-1 (an int)"
 
 
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel: the base-100 integers and floats, text
+    (``24`` UTF-8 ``00``: a ``00`` inside is declined, the row API refuses it) and bytes
+    (``25``, 7-bit groups, ``00``); None for any other field (the row API writes it)."""
+    t = field.type
+    if t in INT_TYPES or t == "int":
+        piece = Piece(WRITERS["sqlite4_int"], 0, 0, b"", b"", *int_range(t))
+    elif t == "float64":
+        piece = Piece(WRITERS["sqlite4_float"], 8)
+    elif t == "string":
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["refuse00"], bytes((_format.TEXT,)), b"\x00")
+    elif t == "bytes":
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["seven"], bytes((_format.BINARY,)), b"\x00")
+    else:
+        return None
+    return piece.descending(field.descending)
+
+
 class Sqlite4Codec(BaseCodec):
     """SQLite4 keys (registry name ``sqlite4``); see ``format.py`` and ``specs/sqlite4.md``.
 
@@ -78,6 +101,7 @@ class Sqlite4Codec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
     OPTIONS: ClassVar = {
         "table": Option(None, "the table number written as a varint before the values "
                         "(None: no table number)", check=_check_table),

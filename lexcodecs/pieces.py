@@ -1,0 +1,114 @@
+"""The vocabulary in which a codec declares the columnar layout of its keys: each field's
+:class:`Piece` and the codec's :class:`CodecPieces`, written by the columnar kernel's writers.
+
+Theory of operation: for a codec that declares one (``codec.columnar()``), a key is its
+fields' pieces laid end to end (with :attr:`CodecPieces.separator` between them), and a
+field's piece depends on that field's value alone. Most pieces share one shape, which is why
+they are data and not code:
+
+    piece = prefix (tag bytes) ‖ body (the value, by a writer kind) ‖ suffix (terminator)
+    descending: the whole piece inverted;    NULL: fixed bytes, never inverted
+
+A built-in codec declares its pieces in its own ``codec.py`` (``columnar()``, for its default
+options: any other option is the row API's), and a plugin may declare them the same way with
+the writers below; :func:`lexcodecs.columnar.encode_arrow` then writes whole Arrow columns
+through the kernel (``lexcodecs/columnar/_kernel.pyx``, which documents each writer), and
+:func:`lexcodecs.testing.check_columnar` checks that the declaration writes the row API's
+bytes. A codec that declares nothing goes through its row API, a batch at a time.
+
+Writers with their own shape are named for their codec (fdb-tuple's variable-length ints,
+orderly's var-ints, sqlite4's base-100 numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+import attrs
+
+from .schema import Field
+from .types import INT_TYPES
+
+__all__ = ["BODY_MAX", "FLAGS", "FLOAT_WRITERS", "INT64_MIN", "INT_WRITERS", "NO_LAYOUT",
+           "UINT64_MAX", "WRITERS", "CodecPieces", "Piece", "int_range"]
+
+#: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``)
+WRITERS: Final[dict[str, int]] = {
+    "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "sqlite4_int": 5, "float": 6,
+    "sqlite4_float": 7, "bool": 8, "bytes": 9,
+}
+INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5})
+#: writer kind -> the most body bytes it writes (None: the piece's width): an fdb-tuple int
+#: is a code and up to 8 bytes, an orderly var-int at most 9, a sqlite4 integer a header and
+#: 10 centimal digits, a sqlite4 float a header, an exponent varint and at most 10 digits; a
+#: string's width is what it writes beside its data (the kernel adds the data's bytes)
+BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 11, 6: None,
+                                          7: 16, 8: 1, 9: None}
+FLOAT_WRITERS: Final = frozenset({6, 7})
+
+#: the kernel's flags (``F_*``)
+FLAGS: Final[dict[str, int]] = {
+    "signflip": 1, "invert": 2, "literal": 4, "plus1": 8, "float32": 16, "signed": 32,
+    "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
+    "bcd": 2048,
+}
+
+INT64_MIN: Final = -(2**63)
+UINT64_MAX: Final = 2**64 - 1
+#: a var-int layout the kernel reads but an int writer does not use
+NO_LAYOUT: Final = (0, 0, 0, 0, 0)
+
+
+@attrs.frozen
+class Piece:
+    """One field's piece: ``prefix ‖ writer(value) ‖ suffix``, inverted when ``invert``.
+
+    ``lo``/``hi`` bound an int field (a value outside is declined: the row API words the
+    refusal); ``bools`` are the bytes of false and true; ``layout`` an orderly var-int's
+    header bits (single, double, length-field width, extended, longest form)."""
+
+    writer: int
+    width: int = 0
+    flags: int = 0
+    prefix: bytes = b""
+    suffix: bytes = b""
+    lo: int = INT64_MIN
+    hi: int = UINT64_MAX
+    bools: tuple[int, int] = (0, 1)
+    layout: tuple[int, int, int, int, int] = NO_LAYOUT
+    #: a NULL's bytes when the codec tables them (else the row API's, asked once)
+    null: bytes | None = None
+    #: the value is a time (timestamp, duration): int64 nanoseconds of whole microseconds
+    time: bool = False
+
+    @property
+    def max_length(self) -> int:
+        """The most bytes this piece takes (the kernel sizes its buffer by it)."""
+        body = BODY_MAX[self.writer]
+        sign = 1 if self.writer == WRITERS["skv_int"] else 0
+        return len(self.prefix) + (self.width + sign if body is None else body) + \
+            len(self.suffix)
+
+    def descending(self, yes: bool) -> Piece:
+        if not yes:
+            return self
+        null = None if self.null is None else bytes(b ^ 0xFF for b in self.null)
+        return attrs.evolve(self, flags=self.flags | FLAGS["invert"], null=null)
+
+
+def int_range(field_type: str) -> tuple[int, int]:
+    """The bounds of an int field type (any int64 or uint64 value for ``int``)."""
+    cls = INT_TYPES.get(field_type)
+    return (INT64_MIN, UINT64_MAX) if cls is None else (cls.min, cls.max)
+
+
+@attrs.frozen
+class CodecPieces:
+    """A built-in codec as the kernel sees it: the bytes between two fields, each field's
+    piece, and whether a NULL is written only before a non-empty field (orderly's *tail*
+    rule: a trailing run of ascending NULLs writes nothing, ``_rows`` in the kernel)."""
+
+    separator: bytes
+    piece: Callable[[Field], Piece | None]
+    tail: bool = False
