@@ -1,11 +1,13 @@
 """Build of the compiled codec modules; everything else is in pyproject.toml.
 
 Each built-in codec has one Cython module, ``lexcodecs/codecs/<name>/_compiled.pyx``, and they
-share the inline machinery of ``lexcodecs/_engine.pxd``; ``lexcodecs/migrate/_compiled.pyx`` does
-the migration's per-key work, and ``lexcodecs/columnar/_kernel.pyx`` writes the keys of whole
-Arrow batches. The normal install builds them. Without a C compiler (or without Cython) the
-build warns once and leaves them out, and lexcodecs runs its reference Python, with the same
-results (``lexcodecs._impl`` warns again at run time).
+share the inline machinery of ``lexcodecs/_engine.pxd``; each cimports its format's constants
+from the ``_format.pxd`` written here first from its ``format.py`` (``lexcodecs/_pxdgen.py``).
+``lexcodecs/migrate/_compiled.pyx`` does the migration's per-key work, and
+``lexcodecs/columnar/_kernel.pyx`` writes the keys of whole Arrow batches. The normal install
+builds them. Without a C compiler (or without Cython) the build warns once and leaves them
+out, and lexcodecs runs its reference Python, with the same results (``lexcodecs._impl`` warns
+again at run time).
 ``LEXCODECS_REQUIRE_COMPILED=1`` turns a failed build into an error: ``.ci/run`` sets it, so a
 broken build cannot hide behind the reference code.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import glob
 import os
 import platform
+import runpy
 import sys
 from pathlib import Path
 
@@ -85,7 +88,16 @@ def _kernel_options() -> list[list[str]]:
     return [inline]
 
 
+def _format_tables() -> None:
+    """Each format's ``_format.pxd``, written from its ``format.py`` (``lexcodecs/_pxdgen.py``,
+    loaded by its path: the package itself needs more than a build has) before Cython runs:
+    the compiled modules cimport their constants from it, so a format's table is written
+    once."""
+    runpy.run_path(str(ROOT / "lexcodecs" / "_pxdgen.py"))["write_all"](ROOT)
+
+
 def _extensions() -> list[Extension]:
+    _format_tables()
     sources = sorted(glob.glob("lexcodecs/codecs/*/_compiled.pyx", root_dir=ROOT))
     sources.append("lexcodecs/migrate/_compiled.pyx")  # the migration's per-key work
     sources.append("lexcodecs/columnar/_kernel.pyx")  # keys of whole Arrow batches

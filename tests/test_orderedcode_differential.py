@@ -43,7 +43,6 @@ from oddities import (
 
 from lexcodecs import KeySchema, LexCodecError, _impl
 from lexcodecs.codecs.orderedcode import OrderedCodeCodec
-from lexcodecs.codecs.orderedcode import format as oc_format
 from lexcodecs.types import INFINITY, Float32, Int64
 
 try:
@@ -214,12 +213,6 @@ VALID: dict[str, list[Any]] = {
     "string trailing=true": ["", "ab", "\x00\xff", "é" * 100],
     "bytes trailing=true": [b"", b"\x00\xff", bytearray(b"\xff"), b"y" * 500],
 }
-
-
-@needs_compiled
-def test_the_compiled_engine_matches_the_format_tables() -> None:
-    for name, value in _compiled.kinds().items():
-        assert getattr(oc_format, name) == value, name
 
 
 @needs_compiled

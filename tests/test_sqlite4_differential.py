@@ -38,7 +38,6 @@ from oddities import (
 
 from lexcodecs import DecodeError, KeySchema, LexCodecError, _impl
 from lexcodecs.codecs.sqlite4 import Sqlite4Codec
-from lexcodecs.codecs.sqlite4 import format as fmt
 from lexcodecs.testing.strategies import junk_keys, keys
 from lexcodecs.types import INT_TYPES, Float32, Int8, UInt64
 
@@ -319,8 +318,3 @@ def test_hand_overs_are_counted() -> None:
         assert _impl.HANDOVERS["sqlite4"] == 5
 
 
-def test_compiled_kinds_are_the_formats() -> None:
-    module = compiled_module()
-    assert module.KINDS == {"int": fmt.KIND_INT, "float64": fmt.KIND_FLOAT64,
-                            "decimal": fmt.KIND_DECIMAL, "string": fmt.KIND_STRING,
-                            "bytes": fmt.KIND_BYTES, "final": fmt.KIND_FINAL}

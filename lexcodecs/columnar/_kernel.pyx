@@ -61,6 +61,15 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.math cimport isinf
 from libc.string cimport memchr, memcpy, memset
 
+# sqlite4's header bytes and varint forms: its format.py's, through the _format.pxd the build
+# writes from it (lexcodecs/_pxdgen.py)
+from lexcodecs.codecs.sqlite4._format cimport (
+    MEDIUM_MAX_E as SQ4_MEDIUM_MAX_E, NEG_INF as SQ4_NEG_INF, NEG_LARGE as SQ4_NEG_LARGE,
+    NEG_MEDIUM as SQ4_NEG_MEDIUM, NEG_SMALL as SQ4_NEG_SMALL, POS_INF as SQ4_POS_INF,
+    POS_LARGE as SQ4_POS_LARGE, POS_MEDIUM as SQ4_POS_MEDIUM, POS_SMALL as SQ4_POS_SMALL,
+    VARINT_1 as SQ4_VARINT_1, VARINT_2 as SQ4_VARINT_2, ZERO as SQ4_ZERO,
+)
+
 cdef extern from *:
     """
     /* a, b < 10**8 -> their eight centimal digits, one a byte, a's four then b's, the most
@@ -321,17 +330,17 @@ cdef inline void _invert(uint8_t* p, uint8_t* end) noexcept nogil:
 cdef uint8_t* _sq4_varint(uint8_t* p, uint64_t v, bint invert) noexcept nogil:
     """sqlite4's varint (small values only: a number's exponent)."""
     cdef uint8_t* start = p
-    if v <= 240:
+    if v <= SQ4_VARINT_1:
         p[0] = <uint8_t>v
         p += 1
-    elif v <= 2287:
-        v -= 240
-        p[0] = <uint8_t>(v // 256 + 241)
+    elif v <= SQ4_VARINT_2:
+        v -= SQ4_VARINT_1
+        p[0] = <uint8_t>(v // 256 + SQ4_VARINT_1 + 1)
         p[1] = <uint8_t>(v % 256)
         p += 2
     else:
-        v -= 2288
-        p[0] = 249
+        v -= SQ4_VARINT_2 + 1
+        p[0] = 249  # the three-byte form's first byte
         p[1] = <uint8_t>(v // 256)
         p[2] = <uint8_t>(v % 256)
         p += 3
@@ -346,13 +355,13 @@ cdef uint8_t* _sq4_head(uint8_t* p, bint neg, int e) noexcept nogil:
     """The header of sqlite4's number ``±0.<centimal digits> x 100**e``: its class byte (small,
     medium or large) and, outside the medium class, the exponent's varint. A negative
     number's class bytes mirror the positive's, and its varints go the other way round."""
-    if 0 <= e <= 10:
-        p[0] = <uint8_t>(0x13 - e if neg else 0x17 + e)
+    if 0 <= e <= SQ4_MEDIUM_MAX_E:
+        p[0] = <uint8_t>(SQ4_NEG_MEDIUM - e if neg else SQ4_POS_MEDIUM + e)
         return p + 1
-    if e > 10:
-        p[0] = 0x08 if neg else 0x22
+    if e > SQ4_MEDIUM_MAX_E:
+        p[0] = SQ4_NEG_LARGE if neg else SQ4_POS_LARGE
         return _sq4_varint(p + 1, e, neg)
-    p[0] = 0x14 if neg else 0x16
+    p[0] = SQ4_NEG_SMALL if neg else SQ4_POS_SMALL
     return _sq4_varint(p + 1, -e, not neg)
 
 
@@ -418,8 +427,10 @@ cdef inline uint8_t* _sq4_put(uint8_t* p, uint64_t sign, uint32_t high, uint64_t
     h = &_SQ4_HIGH[high]
     lead = <unsigned>__builtin_ctzll(w) & h.hk  # 8 x W's leading zero digits, when H is 0
     top = <unsigned>(63 - __builtin_clzll(w)) & 56  # the first bit of W's last digit (W != 0)
-    # 0x17 + E, or 0x13 - E = ~(0xEC + E), E = 8 + H's digits - leading zero digits
-    head = (h.x - (lead >> 3) + 0x16 + (<uint32_t>sign & 0xD5)) ^ <uint32_t>flip
+    # POS_MEDIUM + E, or NEG_MEDIUM - E = ~(~NEG_MEDIUM + E): 0x17 + E or ~(0xEC + E), with
+    # E = 8 + H's digits - leading zero digits (h.x counts from 1)
+    head = (h.x - (lead >> 3) + (SQ4_POS_MEDIUM - 1)
+            + (<uint32_t>sign & ((0xFF ^ SQ4_NEG_MEDIUM) - SQ4_POS_MEDIUM))) ^ <uint32_t>flip
     memcpy(p, &head, 4)
     mantissa = (((w * 2 + 0x0101010101010101ULL) & ~(1ULL << top)) ^ flip) >> lead
     p += h.he1
@@ -460,7 +471,7 @@ cdef uint8_t* _sq4_round(uint8_t* p, bint neg, uint32_t high, uint64_t inv) noex
     cdef int e
     cdef uint8_t digits[2]
     if high == 0:
-        p[0] = <uint8_t>(0x15 ^ inv)
+        p[0] = <uint8_t>(SQ4_ZERO ^ inv)
         return p + 1
     if high >= 100:
         digits[0] = <uint8_t>(high // 100)
@@ -470,7 +481,7 @@ cdef uint8_t* _sq4_round(uint8_t* p, bint neg, uint32_t high, uint64_t inv) noex
         digits[0] = <uint8_t>high
         digits[1] = 0
         e = 9
-    p[0] = <uint8_t>((0x13 - e if neg else 0x17 + e) ^ inv)
+    p[0] = <uint8_t>((SQ4_NEG_MEDIUM - e if neg else SQ4_POS_MEDIUM + e) ^ inv)
     p[1] = <uint8_t>((2 * digits[0] + (1 if digits[1] else 0)) ^ flip)
     if digits[1]:
         p[2] = <uint8_t>((2 * digits[1]) ^ flip)
@@ -510,10 +521,10 @@ cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
 cdef inline uint8_t* _sq4_number(uint8_t* p, double x) noexcept nogil:
     """sqlite4's number of a float that is not NaN: zero and the infinities are one byte."""
     if x == 0.0:
-        p[0] = 0x15
+        p[0] = SQ4_ZERO
         return p + 1
     if isinf(x):
-        p[0] = 0x23 if x > 0 else 0x07
+        p[0] = SQ4_POS_INF if x > 0 else SQ4_NEG_INF
         return p + 1
     return _sq4_float(p, x)
 

@@ -111,21 +111,15 @@ cdef extern from *:
 
 # -- plan data and module state -------------------------------------------------------------
 
-#: field kinds, as format.FIELD_KINDS numbers them
-cdef enum:
-    K_STRING = 1
-    K_BYTES = 2
-    K_BOOL = 3
-    K_INT = 4
-    K_FLOAT32 = 5
-    K_FLOAT64 = 6
-    K_UUID = 7
-    K_TUPLE = 8
-
-cdef enum:
-    #: the most nesting written or read here (the recursion bound; ``format.MAX_DEPTH``, the
-    #: default of max_depth, is the same); deeper tuples go to the reference code
-    MAX_DEPTH = 64
+# the field kinds (format.FIELD_KINDS) and the nesting bound: format.py's, through the
+# _format.pxd the build writes from it (lexcodecs/_pxdgen.py). MAX_DEPTH, the default of the
+# max_depth option, is the most nesting written or read here (the recursion bound); deeper
+# tuples go to the reference code
+from lexcodecs.codecs.fdb_tuple._format cimport (
+    KIND_BOOL as K_BOOL, KIND_BYTES as K_BYTES, KIND_FLOAT32 as K_FLOAT32,
+    KIND_FLOAT64 as K_FLOAT64, KIND_INT as K_INT, KIND_STRING as K_STRING,
+    KIND_TUPLE as K_TUPLE, KIND_UUID as K_UUID, MAX_DEPTH,
+)
 
 ctypedef struct FieldPlan:
     int kind

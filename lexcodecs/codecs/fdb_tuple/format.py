@@ -46,7 +46,15 @@ __all__ = [
     "INT_CODES",
     "INT_LIMIT",
     "INT_ZERO",
+    "KIND_BOOL",
+    "KIND_BYTES",
+    "KIND_FLOAT32",
+    "KIND_FLOAT64",
+    "KIND_INT",
     "KIND_OF_CODE",
+    "KIND_STRING",
+    "KIND_TUPLE",
+    "KIND_UUID",
     "MAX_DEPTH",
     "NAME",
     "NEG_BIG",
@@ -131,9 +139,13 @@ FIELD_CODES: Final[dict[str, frozenset[int]]] = {
     "tuple": frozenset({NESTED}),
 }
 
-#: field type -> its number in the compiled module's plan (``_compiled.pyx``, ``K_*``); the
-#: integer fields share one number and carry their range beside it
+#: a field's kind in the compiled module's plan; the integer fields share one and carry their
+#: range beside it
+KIND_STRING, KIND_BYTES, KIND_BOOL, KIND_INT = 1, 2, 3, 4
+KIND_FLOAT32, KIND_FLOAT64, KIND_UUID, KIND_TUPLE = 5, 6, 7, 8
+#: field type -> its kind
 FIELD_KINDS: Final[dict[str, int]] = {
-    "string": 1, "bytes": 2, "bool": 3, "float32": 5, "float64": 6, "uuid": 7, "tuple": 8,
-    **{t: 4 for t in (*INT_TYPES, "int")},
+    "string": KIND_STRING, "bytes": KIND_BYTES, "bool": KIND_BOOL, "float32": KIND_FLOAT32,
+    "float64": KIND_FLOAT64, "uuid": KIND_UUID, "tuple": KIND_TUPLE,
+    **{t: KIND_INT for t in (*INT_TYPES, "int")},
 }

@@ -7,9 +7,8 @@ from ...codec import FieldPlan
 from ...schema import KeySchema
 from .codec import BoundHBase, FieldCode, HBaseOrderedBytesCodec
 
-__all__ = ["CompiledBound", "Engine", "constants"]
+__all__ = ["CompiledBound", "Engine"]
 
-def constants() -> dict[str, int]: ...
 def field_row(code: FieldCode) -> tuple[int, ...]: ...
 
 class Engine:

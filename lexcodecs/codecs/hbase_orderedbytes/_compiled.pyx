@@ -57,6 +57,18 @@ include "../../columnar/_shortest.pxi"
 from lexcodecs._impl import HANDOVERS
 from lexcodecs.types import Float32
 
+# the kinds and header bytes: format.py's, through the _format.pxd the build writes from it
+# (lexcodecs/_pxdgen.py), under this module's names for them
+from lexcodecs.codecs.hbase_orderedbytes._format cimport (
+    BLOB_COPY as H_BLOB_COPY, BLOB_VAR as H_BLOB_VAR, INT_VIA_STR_BITS, KIND_BIGINT,
+    KIND_BLOB_COPY, KIND_BLOB_VAR, KIND_DECIMAL, KIND_FIXED_FLOAT, KIND_FIXED_INT,
+    KIND_NUM_FLOAT32, KIND_NUM_FLOAT64, KIND_NUM_INT64, KIND_STRING, MAX_DIGITS, MAX_E,
+    MAX_INT_DIGITS, MEDIUM_MAX_E, MIN_EXP, NAN as H_NAN, NEG_INF as H_NEG_INF,
+    NEG_LARGE as H_NEG_LARGE, NEG_MEDIUM as H_NEG_MEDIUM, NEG_SMALL as H_NEG_SMALL,
+    NULL_ as H_NULL, POS_INF as H_POS_INF, POS_LARGE as H_POS_LARGE,
+    POS_MEDIUM as H_POS_MEDIUM, POS_SMALL as H_POS_SMALL, TEXT as H_TEXT, ZERO as H_ZERO,
+)
+
 from . import format as _format
 from .codec import BoundHBase
 
@@ -69,42 +81,7 @@ cdef extern from "Python.h":
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     object PyObject_Str(object v)
 
-__all__ = ["CompiledBound", "Engine", "constants"]
-
-# the kinds and header bytes of format.py (tests/test_hbase_orderedbytes_differential.py
-# holds the two equal)
-cdef enum:
-    KIND_DECIMAL = 0
-    KIND_BIGINT = 1
-    KIND_NUM_INT64 = 2
-    KIND_NUM_FLOAT64 = 3
-    KIND_NUM_FLOAT32 = 4
-    KIND_FIXED_INT = 5
-    KIND_FIXED_FLOAT = 6
-    KIND_STRING = 7
-    KIND_BLOB_VAR = 8
-    KIND_BLOB_COPY = 9
-    H_NULL = 0x05
-    H_NEG_INF = 0x07
-    H_NEG_LARGE = 0x08
-    H_NEG_MEDIUM = 0x13
-    H_NEG_SMALL = 0x14
-    H_ZERO = 0x15
-    H_POS_SMALL = 0x16
-    H_POS_MEDIUM = 0x17
-    H_POS_LARGE = 0x22
-    H_POS_INF = 0x23
-    H_NAN = 0x26
-    H_TEXT = 0x34
-    H_BLOB_VAR = 0x37
-    H_BLOB_COPY = 0x38
-    MEDIUM_MAX_E = 10
-    MAX_DIGITS = 31
-    MAX_INT_DIGITS = 10000
-    INT_VIA_STR_BITS = 14000
-
-cdef long long MAX_E = (1LL << 30) - 1
-cdef long long MIN_EXP = -((1LL << 31) - 1)
+__all__ = ["CompiledBound", "Engine"]
 
 ctypedef struct FieldSpec:
     int kind
@@ -130,22 +107,6 @@ cdef object INT64_MAX = (1 << 63) - 1
 _shortest_init()
 for _i in range(23):
     POW10[_i] = float(10 ** _i)
-
-
-def constants():
-    """The kinds and headers this module was compiled with (to check against format.py)."""
-    return {"KIND_DECIMAL": KIND_DECIMAL, "KIND_BIGINT": KIND_BIGINT,
-            "KIND_NUM_INT64": KIND_NUM_INT64, "KIND_NUM_FLOAT64": KIND_NUM_FLOAT64,
-            "KIND_NUM_FLOAT32": KIND_NUM_FLOAT32, "KIND_FIXED_INT": KIND_FIXED_INT,
-            "KIND_FIXED_FLOAT": KIND_FIXED_FLOAT, "KIND_STRING": KIND_STRING,
-            "KIND_BLOB_VAR": KIND_BLOB_VAR, "KIND_BLOB_COPY": KIND_BLOB_COPY,
-            "NULL": H_NULL, "NEG_INF": H_NEG_INF, "NEG_LARGE": H_NEG_LARGE,
-            "NEG_MEDIUM": H_NEG_MEDIUM, "NEG_SMALL": H_NEG_SMALL, "ZERO": H_ZERO,
-            "POS_SMALL": H_POS_SMALL, "POS_MEDIUM": H_POS_MEDIUM, "POS_LARGE": H_POS_LARGE,
-            "POS_INF": H_POS_INF, "NAN": H_NAN, "TEXT": H_TEXT, "BLOB_VAR": H_BLOB_VAR,
-            "BLOB_COPY": H_BLOB_COPY, "MEDIUM_MAX_E": MEDIUM_MAX_E, "MAX_DIGITS": MAX_DIGITS,
-            "MAX_E": MAX_E, "MIN_EXP": MIN_EXP, "MAX_INT_DIGITS": MAX_INT_DIGITS,
-            "INT_VIA_STR_BITS": INT_VIA_STR_BITS}
 
 
 def field_row(code):

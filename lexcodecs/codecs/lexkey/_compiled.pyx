@@ -82,28 +82,15 @@ cdef extern from *:
 
 import_datetime()
 
-# -- the plan's kinds (lexcodecs.codecs.lexkey.format; checked at import below) ---------------
+# -- the plan's kinds: format.py's, through the _format.pxd the build writes from it
+# (lexcodecs/_pxdgen.py), under this module's names for them ---------------------------------
 
-cdef enum:
-    K_BOOL = 1
-    K_SIGNED = 2
-    K_UNSIGNED = 3
-    K_FLOAT32 = 4
-    K_FLOAT64 = 5
-    K_TIMESTAMP = 6
-    K_DURATION = 7
-    K_UUID = 8
-    K_STRING = 9
-    K_BYTES = 10
-
-for _name, _value in (("KIND_BOOL", K_BOOL), ("KIND_SIGNED", K_SIGNED),
-                      ("KIND_UNSIGNED", K_UNSIGNED), ("KIND_FLOAT32", K_FLOAT32),
-                      ("KIND_FLOAT64", K_FLOAT64), ("KIND_TIMESTAMP", K_TIMESTAMP),
-                      ("KIND_DURATION", K_DURATION), ("KIND_UUID", K_UUID),
-                      ("KIND_STRING", K_STRING), ("KIND_BYTES", K_BYTES)):
-    if getattr(_format, _name) != _value:
-        raise ImportError(f"lexkey._compiled is out of date: {_name} is "
-                          f"{getattr(_format, _name)} in format.py, {_value} here; rebuild it")
+from lexcodecs.codecs.lexkey._format cimport (
+    KIND_BOOL as K_BOOL, KIND_BYTES as K_BYTES, KIND_DURATION as K_DURATION,
+    KIND_FLOAT32 as K_FLOAT32, KIND_FLOAT64 as K_FLOAT64, KIND_SIGNED as K_SIGNED,
+    KIND_STRING as K_STRING, KIND_TIMESTAMP as K_TIMESTAMP, KIND_UNSIGNED as K_UNSIGNED,
+    KIND_UUID as K_UUID,
+)
 
 cdef unsigned long long SIGN64 = 0x8000000000000000ULL
 cdef unsigned long long ALL64 = 0xFFFFFFFFFFFFFFFFULL

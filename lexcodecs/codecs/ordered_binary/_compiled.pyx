@@ -68,7 +68,15 @@ cdef extern from "Python.h":
     int PyUnicode_1BYTE_KIND
     int PyUnicode_4BYTE_KIND
 
-# -- the format's constants, from format.py -------------------------------------------------
+# -- the format's constants: format.py's, through the _format.pxd the build writes from it
+# (lexcodecs/_pxdgen.py), under this module's names for them ----------------------------------
+
+from lexcodecs.codecs.ordered_binary._format cimport (
+    BIGINT_SHIFT, BOOL_WRITE, BUFFER_SIZE as BUFSZ, ESCAPE as C_ESCAPE, FALSE as C_FALSE,
+    FIRST_PLAIN_UNIT as FIRST_PLAIN, LONG_STRING_UNITS as LONG_UNITS, NEGATIVE_MASK as NEG_MASK,
+    NULL_ as C_NULL, NUMBER_WRITE, OWN_BUFFER_SIZE, RAW_TOTAL_LIMIT, SEPARATOR as C_SEP,
+    STRING_MARGIN, STRING_PREFIX as C_PREFIX, SYMBOL as C_SYMBOL, TRUE as C_TRUE,
+)
 
 cdef str PACKAGE = "ordered_binary"
 cdef object HAND = object()
@@ -77,23 +85,6 @@ cdef object RAW = object()
 cdef object ZERO = 0
 cdef type SYMBOL_TYPE = JsSymbol
 
-cdef int BUFSZ = _format.BUFFER_SIZE
-cdef int NUMBER_WRITE = _format.NUMBER_WRITE
-cdef int BOOL_WRITE = _format.BOOL_WRITE
-cdef int STRING_MARGIN = _format.STRING_MARGIN
-cdef int OWN_BUFFER_SIZE = _format.OWN_BUFFER_SIZE
-cdef long long RAW_TOTAL_LIMIT = _format.RAW_TOTAL_LIMIT
-cdef int BIGINT_SHIFT = _format.BIGINT_SHIFT
-cdef unsigned char C_NULL = _format.NULL
-cdef unsigned char C_SEP = _format.SEPARATOR
-cdef unsigned char C_SYMBOL = _format.SYMBOL
-cdef unsigned char C_ESCAPE = _format.ESCAPE
-cdef unsigned char C_FALSE = _format.FALSE
-cdef unsigned char C_TRUE = _format.TRUE
-cdef unsigned char C_PREFIX = _format.STRING_PREFIX
-cdef unsigned int FIRST_PLAIN = _format.FIRST_PLAIN_UNIT
-cdef Py_ssize_t LONG_UNITS = _format.LONG_STRING_UNITS
-cdef unsigned long long NEG_MASK = _format.NEGATIVE_MASK
 cdef int MAX_DEPTH = _ref_encode.MAX_DEPTH
 cdef unsigned long long CANON_NAN = _ref_encode.CANONICAL_NAN
 

@@ -7,8 +7,6 @@ from ...schema import KeySchema
 from .codec import BoundOrderedCode, OrderedCodeCodec, OrderedCodeFieldPlan
 from .format import FieldCode
 
-def kinds() -> dict[str, int]: ...
-
 class Engine:
     def __init__(
         self,

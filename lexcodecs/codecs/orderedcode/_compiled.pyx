@@ -47,15 +47,13 @@ from lexcodecs.types import INFINITY, Float32, InfinitySentinel
 from .codec import BoundOrderedCode
 from lexcodecs._impl import HANDOVERS
 
-# the field kinds of format.py (tests/test_orderedcode_differential.py holds the two equal)
-cdef enum:
-    STRING = 0
-    BYTES = 1
-    INT64 = 2
-    UINT64 = 3
-    FLOAT64 = 4
-    TRAILING_STRING = 5
-    TRAILING_BYTES = 6
+# the field kinds: format.py's, through the _format.pxd the build writes from it
+# (lexcodecs/_pxdgen.py), under this module's names for them
+from lexcodecs.codecs.orderedcode._format cimport (
+    KIND_BYTES as BYTES, KIND_FLOAT64 as FLOAT64, KIND_INT64 as INT64, KIND_STRING as STRING,
+    KIND_TRAILING_BYTES as TRAILING_BYTES, KIND_TRAILING_STRING as TRAILING_STRING,
+    KIND_UINT64 as UINT64,
+)
 
 ctypedef struct FieldSpec:
     unsigned char kind
@@ -68,12 +66,6 @@ cdef object HANDOVER = object()   # what a reader answers for bytes it does not 
 #: hand-overs are counted in lexcodecs._impl.HANDOVERS under this package's name
 cdef str PACKAGE = "orderedcode"
 
-
-def kinds():
-    """The field kinds this module was compiled with (to check against ``format.py``)."""
-    return {"KIND_STRING": STRING, "KIND_BYTES": BYTES, "KIND_INT64": INT64,
-            "KIND_UINT64": UINT64, "KIND_FLOAT64": FLOAT64,
-            "KIND_TRAILING_STRING": TRAILING_STRING, "KIND_TRAILING_BYTES": TRAILING_BYTES}
 
 # -- writing --------------------------------------------------------------------------------
 

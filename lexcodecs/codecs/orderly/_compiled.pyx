@@ -81,40 +81,13 @@ cdef extern from *:
 
 # -- the field kinds and the plan -----------------------------------------------------------
 
-cdef enum:
-    K_VARINT = 0
-    K_FIXED_INT = 1
-    K_FLOAT = 2
-    K_DECIMAL = 3
-    K_STRING = 4
-    K_FIXED_BYTES = 5
-    K_VAR_BYTES = 6
-
-cdef enum:
-    T_AUTO = 0
-    T_MUST = 1
-    T_SHOULD_NOT = 2
-
-cdef enum:
-    DEC_NULL = 0
-    DEC_NEG = 1
-    DEC_ZERO = 2
-    DEC_POS = 3
-
-cdef enum:
-    DEC_EXP_MAX_LENGTH = 5
-
-cdef const long long DEC_EXP_MIN = -2147483647LL   # Python exponents a Java scale holds
-cdef const long long DEC_EXP_MAX = 2147483648LL    # (2**31: the scale overflow quirk)
-
-# the tables of format.py are the truth: a mismatch is a broken build
-if (_format.K_VARINT, _format.K_FIXED_INT, _format.K_FLOAT, _format.K_DECIMAL,
-        _format.K_STRING, _format.K_FIXED_BYTES, _format.K_VAR_BYTES) != tuple(range(7)) or \
-        TERMINATION_CODES != {"AUTO": T_AUTO, "MUST": T_MUST, "SHOULD_NOT": T_SHOULD_NOT} or \
-        (_format.DEC_NULL, _format.DEC_NEG, _format.DEC_ZERO, _format.DEC_POS) != (0, 1, 2, 3) or \
-        (_format.DEC_EXP_MIN, _format.DEC_EXP_MAX, _format.DEC_EXP_MAX_LENGTH) != \
-        (DEC_EXP_MIN, DEC_EXP_MAX, DEC_EXP_MAX_LENGTH):
-    raise ImportError("lexcodecs.codecs.orderly._compiled does not match format.py")
+# the field kinds, termination codes and decimal classes: format.py's, through the
+# _format.pxd the build writes from it (lexcodecs/_pxdgen.py)
+from lexcodecs.codecs.orderly._format cimport (
+    DEC_EXP_MAX, DEC_EXP_MAX_LENGTH, DEC_EXP_MIN, DEC_NEG, DEC_NULL, DEC_POS, DEC_ZERO,
+    K_DECIMAL, K_FIXED_BYTES, K_FIXED_INT, K_FLOAT, K_STRING, K_VAR_BYTES, K_VARINT, T_AUTO,
+    T_MUST, T_SHOULD_NOT,
+)
 
 ctypedef struct Lay:
     int signed_, s, d, lb, e, max_length

@@ -47,7 +47,8 @@ NAME: Final = "orderly"
 AUTO, MUST, SHOULD_NOT = "AUTO", "MUST", "SHOULD_NOT"
 TERMINATIONS: Final = (AUTO, MUST, SHOULD_NOT)
 #: the terminations as the compiled plan numbers them
-TERMINATION_CODES: Final = {AUTO: 0, MUST: 1, SHOULD_NOT: 2}
+T_AUTO, T_MUST, T_SHOULD_NOT = range(3)
+TERMINATION_CODES: Final = {AUTO: T_AUTO, MUST: T_MUST, SHOULD_NOT: T_SHOULD_NOT}
 
 # -- field kinds: (field type, encoding option) -> kind -------------------------------------
 #

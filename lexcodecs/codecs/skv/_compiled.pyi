@@ -6,8 +6,6 @@ from typing import Any
 from ...schema import KeySchema
 from .codec import BoundSkv, SkvCodec, SkvFieldPlan
 
-def type_bytes() -> dict[str, int]: ...
-
 class Engine:
     def __init__(
         self,

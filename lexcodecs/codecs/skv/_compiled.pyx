@@ -40,6 +40,12 @@ from lexcodecs._engine cimport (
 
 from lexcodecs.types import Float32
 
+# the type bytes: format.py's, through the _format.pxd the build writes from it
+# (lexcodecs/_pxdgen.py)
+from lexcodecs.codecs.skv._format cimport (
+    BOOL, DOUBLE, FLOAT, INT16, INT64, SIGN_NEGATIVE, SIGN_NONNEGATIVE, STRING, UINT16, UINT64,
+)
+
 from . import format as _format
 from .codec import BoundSkv
 from lexcodecs._impl import HANDOVERS
@@ -48,19 +54,6 @@ cdef extern from "Python.h":
     ctypedef struct PyFloatObject:
         double ob_fval
     object PyType_GenericAlloc(PyTypeObject *type, Py_ssize_t nitems)
-
-# the type bytes of format.py (tests/test_skv_differential.py holds the two equal)
-cdef enum:
-    STRING = 0x01
-    INT16 = 0x02
-    INT64 = 0x04
-    UINT16 = 0x05
-    UINT64 = 0x07
-    FLOAT = 0x08
-    DOUBLE = 0x09
-    BOOL = 0x0A
-    SIGN_NEGATIVE = 0x02
-    SIGN_NONNEGATIVE = 0x03
 
 #: the largest int a double holds exactly, with every int below it
 cdef long long EXACT_INT = 1LL << 53
@@ -86,13 +79,6 @@ cdef str PACKAGE = "skv"
 
 
 
-
-
-def type_bytes():
-    """The type bytes this module was compiled with (to check against ``format.py``)."""
-    return {"STRING": STRING, "INT16": INT16, "INT64": INT64, "UINT16": UINT16,
-            "UINT64": UINT64, "FLOAT": FLOAT, "DOUBLE": DOUBLE, "BOOL": BOOL,
-            "SIGN_NEGATIVE": SIGN_NEGATIVE, "SIGN_NONNEGATIVE": SIGN_NONNEGATIVE}
 
 
 cdef int fill_spec(FieldSpec *f, tuple row) except -1:

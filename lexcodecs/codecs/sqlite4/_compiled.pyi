@@ -7,9 +7,8 @@ from ...codec import FieldPlan
 from ...schema import KeySchema
 from .codec import BoundSqlite4, FieldCode, Sqlite4Codec
 
-__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless"]
+__all__ = ["CompiledBound", "Plan", "Schemaless"]
 
-KINDS: dict[str, int]
 
 
 class Plan:

@@ -7,7 +7,8 @@ and ``decode`` are those of a :class:`Plan`, built once at bind from the same pl
 (``FieldCode``: kind, descending, int range) into a C array. Encoding writes each field
 ascending into one ``Buf`` (``lexcodecs/_engine.pxd``) and complements a descending field's
 bytes; decoding reads every byte of a descending field through ``mask = 0xff``. The kinds and
-header bytes are those of ``format.py`` (repeated in the enums below; a test checks them).
+header bytes are ``format.py``'s, cimported from the ``_format.pxd`` the build writes from it
+(``lexcodecs/_pxdgen.py``), under the names this module has always used for them.
 
 Exact types only: ``int``, ``float``, ``decimal.Decimal``, ``str``, ``bytes``/``bytearray``
 are read after an exact type check; anything else -- a subclass, bool, a refused value (NUL
@@ -53,6 +54,16 @@ from lexcodecs._engine cimport (
     buf_put, buf_put_n, int64_of, uint64_of, utf8_of, values_of,
 )
 
+from lexcodecs.codecs.sqlite4._format cimport (
+    BINARY as H_BINARY, FINAL_BINARY as H_FINAL, INT_FROM_STR_DIGITS, INT_VIA_DECIMAL_BITS,
+    INT_VIA_STR_BITS, KIND_BYTES as K_BYTES, KIND_DECIMAL as K_DECIMAL, KIND_FINAL as K_FINAL,
+    KIND_FLOAT64 as K_FLOAT64, KIND_INT as K_INT, KIND_STRING as K_STRING, MAX_INT_DIGITS,
+    MEDIUM_MAX_E, NAN as H_NAN, NEG_INF as H_NEG_INF, NEG_LARGE as H_NEG_LARGE,
+    NEG_MEDIUM as H_NEG_MEDIUM, NEG_SMALL as H_NEG_SMALL, NULL_ as H_NULL, POS_INF as H_POS_INF,
+    POS_LARGE as H_POS_LARGE, POS_MEDIUM as H_POS_MEDIUM, POS_SMALL as H_POS_SMALL,
+    TEXT as H_TEXT, ZERO as H_ZERO,
+)
+
 from .codec import BoundSqlite4
 from lexcodecs._impl import HANDOVERS
 
@@ -67,49 +78,16 @@ cdef extern from "Python.h":
     object PyLong_FromDouble(double v)
     object PyObject_Str(object v)
 
-__all__ = ["KINDS", "CompiledBound", "Plan", "Schemaless"]
+__all__ = ["CompiledBound", "Plan", "Schemaless"]
 
 # -- the format (format.py) -----------------------------------------------------------------
 
 cdef enum:
-    K_INT = 0
-    K_FLOAT64 = 1
-    K_DECIMAL = 2
-    K_STRING = 3
-    K_BYTES = 4
-    K_FINAL = 5
-    K_ANY = 6          # no schema: the type from the value, or from the header
-
-cdef enum:
-    H_NULL = 0x05
-    H_NAN = 0x06
-    H_NEG_INF = 0x07
-    H_NEG_LARGE = 0x08
-    H_NEG_MEDIUM = 0x13   # 0x13 - E
-    H_NEG_SMALL = 0x14
-    H_ZERO = 0x15
-    H_POS_SMALL = 0x16
-    H_POS_MEDIUM = 0x17   # 0x17 + E
-    H_POS_LARGE = 0x22
-    H_POS_INF = 0x23
-    H_TEXT = 0x24
-    H_BINARY = 0x25
-    H_FINAL = 0x26
-    MEDIUM_MAX_E = 10
-
-cdef enum:
-    MAX_INT_DIGITS = 10000
-    INT_VIA_STR_BITS = 14000
-    INT_VIA_DECIMAL_BITS = 34000
-    INT_FROM_STR_DIGITS = 4000
+    K_ANY = 6          # no schema: the type from the value, or from the header (not a field's)
 
 # a varint exponent beyond this never comes from an encoder (a Decimal's reaches 1e18); such
 # a key is handed over, so 2E fits a long long below
 cdef unsigned long long MAX_VARINT_E = 1ULL << 61
-
-#: the kind codes this module switches on, for the test that they are format.py's
-KINDS = {"int": K_INT, "float64": K_FLOAT64, "decimal": K_DECIMAL, "string": K_STRING,
-         "bytes": K_BYTES, "final": K_FINAL}
 
 cdef object Decimal = decimal.Decimal
 cdef long long MIN_ETINY = decimal.MIN_ETINY

@@ -1,0 +1,67 @@
+"""The build's generator of each format's table for Cython (``lexcodecs/_pxdgen.py``): which
+assignments of a ``format.py`` become constants, and the ``_format.pxd`` text."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from lexcodecs import _pxdgen
+from lexcodecs.codecs.sqlite4 import format as sqlite4_format
+
+SOURCE = '''
+from typing import Final
+NAME: Final = "x"
+NULL, ONE = 0x05, 1
+KIND_A, KIND_B, KIND_C = range(3)
+TOP: Final = 2**64 - 1
+LOW: Final = -(2**63)
+NEG: Final = -7
+SUM: Final = ONE + NULL * 2
+TABLE: Final = {1: 2}
+_PRIVATE: Final = 9
+BYTES: Final = b"\\x00"
+A, B = 1, "two"
+BIG: Final = 2 ** 100000
+LATER = UNKNOWN + 1
+'''
+
+
+def test_the_integer_assignments_become_constants_and_nothing_else() -> None:
+    assert _pxdgen.constants(SOURCE) == {
+        "NULL": 5, "ONE": 1, "KIND_A": 0, "KIND_B": 1, "KIND_C": 2, "TOP": 2**64 - 1,
+        "LOW": -(2**63), "NEG": -7, "SUM": 11, "A": 1,
+    }
+
+
+def test_the_pxd_text() -> None:
+    text = _pxdgen.pxd_text("toy", _pxdgen.constants(SOURCE))
+    assert text.startswith(_pxdgen.HEADER)
+    assert "    NULL_ = 5\n" in text  # a name Cython reserves
+    assert "    KIND_C = 2\n" in text
+    assert "    NEG = -7\n" in text
+    assert "#define LEXCODECS_TOY_TOP 18446744073709551615ULL" in text
+    assert 'const unsigned long long TOP "LEXCODECS_TOY_TOP"' in text
+    assert "#define LEXCODECS_TOY_LOW (-9223372036854775807LL - 1)" in text
+    assert 'const long long LOW "LEXCODECS_TOY_LOW"' in text
+
+
+def test_a_format_table_holds_what_its_module_says() -> None:
+    """sqlite4's header bytes and kinds, as the compiled modules cimport them."""
+    source = Path(sqlite4_format.__file__).read_text(encoding="utf-8")
+    values = _pxdgen.constants(source)
+    for name in ("NULL", "POS_MEDIUM", "NEG_MEDIUM", "KIND_FINAL", "VARINT_2", "VARINT_MAX"):
+        assert values[name] == getattr(sqlite4_format, name), name
+
+
+def test_only_a_changed_table_is_written(tmp_path: Path) -> None:
+    """An unchanged format rewrites nothing (Cython would recompile what depends on it)."""
+    root = Path(_pxdgen.__file__).resolve().parent.parent
+    package = tmp_path / "lexcodecs" / "codecs" / "toy"
+    package.mkdir(parents=True)
+    shutil.copy(root / "lexcodecs" / "codecs" / "skv" / "format.py", package / "format.py")
+    assert _pxdgen.write_all(tmp_path) == [package / "_format.pxd"]
+    assert _pxdgen.write_all(tmp_path) == []
+    (package / "format.py").write_text((package / "format.py").read_text() + "\nEXTRA = 3\n")
+    assert _pxdgen.write_all(tmp_path) == [package / "_format.pxd"]
+    assert "    EXTRA = 3\n" in (package / "_format.pxd").read_text()
