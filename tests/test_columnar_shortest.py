@@ -1,4 +1,5 @@
-"""The kernel's shortest round-trip digits (Ryu, ``_shortest.pxi``) are exactly repr's.
+"""The shortest round-trip digits (Ryu, ``lexcodecs/_shortest.pxi``, which the columnar kernel
+and hbase-orderedbytes include) are exactly repr's.
 
 sqlite4 encodes a float as the decimal of its shortest repr, and the columnar kernel computes
 those digits with Ulf Adams' Ryu instead of CPython's ``PyOS_double_to_string`` (David Gay's

@@ -139,7 +139,7 @@ cdef extern from *:
     uint16_t __builtin_bswap16(uint16_t x) nogil
 
 # the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables
-include "_shortest.pxi"
+include "../_shortest.pxi"
 _shortest_init()
 
 # source kinds: how the values buffer is read (pieces.SOURCES)

@@ -12,7 +12,7 @@ nullable fields are dropped and a missing tail of nullable fields reads as NULL.
 
 Numbers are written from decimal digits, as the reference writes them: an int's (C
 arithmetic up to 64 bits, ``str()`` beyond), a float's shortest round-trip digits (Ryu, the
-digits of ``repr()``: ``lexcodecs/columnar/_shortest.pxi``, included), a Decimal's from its
+digits of ``repr()``: ``lexcodecs/_shortest.pxi``, included), a Decimal's from its
 ``str()``; then rounded half-up to 31 digits and cut into centimal digits. Decoding builds
 digit text and lets ``strtod`` (floats, after an exact fast path), the ``Decimal``
 constructor or ``int`` read it: linear in the key.
@@ -52,7 +52,7 @@ from lexcodecs._engine cimport (
     buf_put_n, double_bits, get_be, int64_of, order_bits, unorder_bits, utf8_of, values_of,
 )
 
-include "../../columnar/_shortest.pxi"
+include "../../_shortest.pxi"
 
 from lexcodecs._impl import HANDOVERS
 from lexcodecs.types import Float32

@@ -1,6 +1,8 @@
 # Shortest round-trip digits of a double: Ulf Adams' Ryu (PLDI 2018; ryu/d2s.c, the
-# HAS_UINT128 path), ported to Cython. Included by _kernel.pyx; _shortest_init() must run once
-# at module import, before the first _shortest call, to fill the power-of-5 tables.
+# HAS_UINT128 path), ported to Cython. Below the codecs and the jobs: included by the columnar
+# kernel (sqlite4's floats) and by hbase-orderedbytes' compiled module (its numeric floats);
+# _shortest_init() must run once at a module's import, before its first _shortest call, to
+# fill the power-of-5 tables.
 #
 # Theory of operation. A finite double is m2 * 2^e2 exactly. Every real strictly between the
 # midpoints to its neighbours reads back as this double, and so do the midpoints themselves
