@@ -26,7 +26,7 @@ methods, which give the same answer or raise the typed error. This module never 
 error. ``lexcodecs._impl.HANDOVERS`` counts the hand-overs.
 
 Files: this one (constants, the plan, the engine and the bound object),
-``_compiled_write.pxi`` (the writers) and ``_compiled_read.pxi`` (the readers), included
+``_write.pxi`` (the writers) and ``_read.pxi`` (the readers), included
 below: one extension module.
 """
 
@@ -120,8 +120,8 @@ def field_row(code):
             width, lo, hi)
 
 
-include "_compiled_write.pxi"
-include "_compiled_read.pxi"
+include "_write.pxi"
+include "_read.pxi"
 
 # -- the engine of one bound schema ---------------------------------------------------------
 

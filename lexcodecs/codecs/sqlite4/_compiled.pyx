@@ -26,8 +26,8 @@ context (but the case of the ``E``) -- because ``as_tuple()`` costs a named-tupl
 times ``str()``. Decoding builds digit text and lets Python's correctly rounded ``strtod``
 (floats), the ``Decimal`` constructor (no context) or ``int`` read it.
 
-Files: this one (constants, the plan and the bound objects), ``_compiled_write.pxi`` (the
-writers) and ``_compiled_read.pxi`` (the readers), included below: one extension module.
+Files: this one (constants, the plan and the bound objects), ``_write.pxi`` (the
+writers) and ``_read.pxi`` (the readers), included below: one extension module.
 """
 
 import decimal
@@ -119,8 +119,8 @@ ctypedef struct FieldC:
     unsigned long long hi
 
 
-include "_compiled_write.pxi"
-include "_compiled_read.pxi"
+include "_write.pxi"
+include "_read.pxi"
 
 # -- the bound objects ----------------------------------------------------------------------
 
