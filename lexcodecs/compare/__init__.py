@@ -13,9 +13,9 @@ recommends one codec, with the runners-up and what the others cannot do; when no
 expresses the schema, the closest one is measured on the schema its workarounds give.
 
 Records are generated from the schema with the values keys go wrong on, or given
-(:mod:`~lexcodecs.compare.records`; other inputs: :mod:`lexcodecs.sources`). The report
-(:mod:`~lexcodecs.compare.report`) is a JSON-able dict, a terminal report, plain text and
-markdown.
+(:mod:`~lexcodecs.compare.records`; JSON Lines and the other inputs:
+:mod:`lexcodecs.sources`). The report (:mod:`~lexcodecs.compare.report`) is a JSON-able dict,
+a terminal report, plain text and markdown.
 """
 
 from __future__ import annotations

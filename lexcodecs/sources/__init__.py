@@ -19,7 +19,8 @@ source, the line or row, the column and the reason; files and databases are only
 The modules: :mod:`~lexcodecs.sources.records` (Records, SourceError, the reading loop),
 :mod:`~lexcodecs.sources.key` (key text and the choice of columns),
 :mod:`~lexcodecs.sources.values` (reading a value of each field type),
-:mod:`~lexcodecs.sources.files` (JSON Lines, CSV), :mod:`~lexcodecs.sources.sqlite`,
+:mod:`~lexcodecs.sources.files` (JSON Lines and CSV files; a JSON Lines record is
+:mod:`~lexcodecs.sources.jsonl`'s), :mod:`~lexcodecs.sources.sqlite`,
 :mod:`~lexcodecs.sources.parquet` and :mod:`~lexcodecs.sources.stores` (keys in SQLite and
 LMDB), and :mod:`~lexcodecs.sources.paths` (every path checked before it is opened: a named
 pipe, a socket or a device is refused, as reading one may wait for ever). docs/your-data.md

@@ -3,7 +3,7 @@
 Theory of operation: both are read as bytes and decoded line by line, strictly, so that text
 that is not UTF-8 is refused with its line number (a byte-order mark at the start is
 dropped). JSON Lines are the records file of ``compare --records`` (one array per line, read
-by :func:`lexcodecs.compare.records_from_json` with the user's schema, which names and types
+by :func:`~lexcodecs.sources.jsonl.json_record` with the user's schema, which names and types
 its columns); CSV is read by the standard :mod:`csv` module, strictly, its first row naming
 the columns, each key column's cells read by the field type's text reader
 (:data:`~lexcodecs.sources.values.TEXT_FORMS`), an empty cell being NULL. A CSV carries no
@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, Final
 
 from ..schema import Field, KeySchema
+from .jsonl import JsonRecordError, json_record
 from .key import GUESS_ROWS, KeyColumn, field_names, resolve_key
 from .paths import open_file
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
@@ -57,7 +58,7 @@ def read_jsonl(source: Path | IO[bytes], schema: KeySchema | str, *,
     columns among them (default: all, as the schema has them). *source* is a path or a
     binary stream (standard input: ``sys.stdin.buffer``), named *name* in messages.
 
-    Error messages keep the form of :func:`~lexcodecs.compare.records_from_json`
+    Error messages keep the form of :func:`~lexcodecs.sources.jsonl.records_from_json`
     (``records line 3: ...``).
     """
     check_limit(limit)
@@ -89,7 +90,6 @@ def _json_rows(stream: IO[bytes], reading: KeySchema, picked: Sequence[int]
     """The picked values of each record, read a line at a time (memory follows the sample,
     not the file) as ``records_from_json`` reads them, its messages numbered with the file's
     lines and naming the column at fault."""
-    from ..compare.records import JsonRecordError, json_record  # compare imports this package
 
     lines = utf8_lines(stream, "records")
     number = 0
