@@ -18,8 +18,8 @@ The public modules: :mod:`lexcodecs.codec` (the protocol), :mod:`lexcodecs.schem
 :mod:`lexcodecs.types` (typed widths, ``Float32``, ``Versionstamp``), :mod:`lexcodecs.errors`,
 :mod:`lexcodecs.registry`, :mod:`lexcodecs.model` (natural order), :mod:`lexcodecs.inspection`
 (every byte of a key explained), :mod:`lexcodecs.compare` (which codec for a schema and data),
-:mod:`lexcodecs.sources` (records to compare), :mod:`lexcodecs.html_report` (compare's
-report as one HTML page), :mod:`lexcodecs.migrate` (moving stored keys
+:mod:`lexcodecs.sources` (records to compare; the HTML page of a comparison is
+:mod:`lexcodecs.compare.html`), :mod:`lexcodecs.migrate` (moving stored keys
 to another format), :mod:`lexcodecs.fdbtuple` (a drop-in for ``fdb.tuple``),
 :mod:`lexcodecs.testing` (the conformance harness), :mod:`lexcodecs.codecs` (the built-in
 formats) and :mod:`lexcodecs.cli` (the ``lexcodecs`` command). Modules whose names start with

@@ -1,4 +1,4 @@
-"""The HTML report of ``lexcodecs compare --html`` (lexcodecs.html_report).
+"""The HTML report of ``lexcodecs compare --html`` (lexcodecs.compare.html).
 
 Most of it is checked where it matters, in a real browser: Debian's chromium, headless,
 driven by selenium, loads the file from disk and the tests look at what it shows -- the
@@ -28,11 +28,11 @@ from typing import Any
 
 import pytest
 
+from lexcodecs.compare.html import render_html, write_html
 from lexcodecs.errors import LexCodecError
-from lexcodecs.html_report import render_html, write_html
 
 FIXTURE = Path(__file__).with_name("compare_report.json")
-#: the titles of the charts, each an <svg> with a <title> (html_report._charts)
+#: the titles of the charts, each an <svg> with a <title> (lexcodecs.compare.html._charts)
 CHART_TITLES = ("Key size distribution per codec", "Encode and decode time per key, per codec",
                 "Records kept and refused per codec")
 #: the schema of the real comparison: three codecs cannot express the descending field
@@ -434,7 +434,7 @@ def test_blocker_and_prefix_scan_details(report: dict[str, Any]) -> None:
 
 
 def test_the_docs_name_every_section_and_chart() -> None:
-    from lexcodecs.html_report import SECTIONS
+    from lexcodecs.compare.html import SECTIONS
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "html-report.md").read_text(
         encoding="utf-8")

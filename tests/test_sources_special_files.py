@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
+from lexcodecs.compare.html import write_html
 from lexcodecs.errors import LexCodecError
-from lexcodecs.html_report import write_html
 from lexcodecs.sources import (
     SourceError,
     read_csv,

@@ -95,7 +95,7 @@ def run_compare(args: argparse.Namespace) -> int:
         if bar:
             bar.close()
     if args.html is not None:
-        from ..html_report import write_html
+        from ..compare.html import write_html
 
         write_html(report.to_dict(), args.html)
     _print(report, args)

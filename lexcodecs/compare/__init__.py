@@ -27,6 +27,7 @@ from .defaults import DEFAULT_SCHEMA, STORES
 
 if TYPE_CHECKING:
     from .blockers import DESCENDING, TYPE_SUBSTITUTES, Plan
+    from .html import render_html, write_html
     from .measure import is_compiled
     from .records import generate_records, records_from_json
     from .report import Comparison
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 #: ``lexcodecs compare`` needs it
 _LAZY: Final = {
     "DESCENDING": "blockers", "TYPE_SUBSTITUTES": "blockers", "Plan": "blockers",
-    "is_compiled": "measure",
+    "is_compiled": "measure", "render_html": "html", "write_html": "html",
     "generate_records": "records", "records_from_json": "records",
     "Comparison": "report",
     "Blocker": "results", "CodecResult": "results", "KeySize": "results",
@@ -76,4 +77,6 @@ __all__ = [
     "generate_records",
     "is_compiled",
     "records_from_json",
+    "render_html",
+    "write_html",
 ]

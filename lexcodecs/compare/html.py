@@ -39,7 +39,7 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .errors import LexCodecError, describe_int
+from ..errors import LexCodecError, describe_int
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
