@@ -98,7 +98,7 @@ def one_process(dataset: Path, out: Path, phase: Phases) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from lexcodecs.scaleout._common import _encode_batch
+    from lexcodecs.bulkload._batches import _encode_batch
     from lexcodecs.schema import KeySchema
 
     schema, codec = KeySchema.parse(SCHEMA), get_codec("fdb-tuple")
@@ -133,10 +133,9 @@ def best(repeat: int, prepare: Callable[[Path], Any],
 
 
 def main() -> None:
-    from lexcodecs.migrate import Transcoder, migrate_lmdb
-    from lexcodecs.scaleout import build_sorted_keys
-    from lexcodecs.scaleout._common import _distributed
-    from lexcodecs.scaleout.lmdb_ranges import migrate_lmdb_ranges
+    from lexcodecs._dask import _distributed
+    from lexcodecs.bulkload import build_sorted_keys
+    from lexcodecs.migrate import Transcoder, migrate_lmdb, migrate_lmdb_ranges
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rows", type=int, default=500_000)

@@ -33,9 +33,9 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 lmdb = pytest.importorskip("lmdb")
 
-from lexcodecs.scaleout import MANIFEST, DuplicateKeyError, build_sorted_keys  # noqa: E402
-from lexcodecs.scaleout._common import _encode_batch, _encode_rows  # noqa: E402
-from lexcodecs.scaleout.lmdb_ranges import RUNS_SUFFIX, migrate_lmdb_ranges  # noqa: E402
+from lexcodecs.bulkload import MANIFEST, DuplicateKeyError, build_sorted_keys  # noqa: E402
+from lexcodecs.bulkload._batches import _encode_batch, _encode_rows  # noqa: E402
+from lexcodecs.migrate.lmdb_ranges import RUNS_SUFFIX, migrate_lmdb_ranges  # noqa: E402
 
 SCHEMA = "tenant:string, at:timestamp, n:int64"
 CODEC = "lexkey"  # one that holds timestamps

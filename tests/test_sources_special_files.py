@@ -333,8 +333,8 @@ def test_the_migration_api_refuses_a_pipe(tmp_path: Path, fifo: Path, env_with_a
 
 def test_a_scaled_out_dataset_refuses_a_pipe(tmp_path: Path, fifo: Path) -> None:
     pytest.importorskip("pyarrow")
+    from lexcodecs.bulkload.sorted_keys import _inputs
     from lexcodecs.migrate import MigrationError
-    from lexcodecs.scaleout.sorted_keys import _inputs
 
     named = tmp_path / "part.parquet"
     os.mkfifo(named)

@@ -47,6 +47,8 @@ from .defaults import BATCH_SIZE
 if TYPE_CHECKING:
     from .dry_run import DryRun, dry_run_lines, dry_run_lmdb, dry_run_rocksdb, dry_run_sqlite
     from .lines import migrate_lines
+    from .lmdb_ranges import RUNS_SUFFIX as RUNS_SUFFIX
+    from .lmdb_ranges import migrate_lmdb_ranges
     from .lmdb_store import migrate_lmdb
     from .report import MAX_EXAMPLES as MAX_EXAMPLES
     from .report import MigrationReport
@@ -64,6 +66,7 @@ _LAZY: Final = {
     "DryRun": "dry_run", "dry_run_lines": "dry_run", "dry_run_lmdb": "dry_run",
     "dry_run_rocksdb": "dry_run", "dry_run_sqlite": "dry_run",
     "migrate_lines": "lines", "migrate_lmdb": "lmdb_store", "migrate_rocksdb": "rocksdb_store",
+    "migrate_lmdb_ranges": "lmdb_ranges", "RUNS_SUFFIX": "lmdb_ranges",
     "migrate_sqlite": "sqlite_store", "NEW_SUFFIX": "sqlite_store",
     "OLD_SUFFIX": "sqlite_store", "STATE_TABLE": "sqlite_store",
     "MAX_EXAMPLES": "report", "MigrationReport": "report", "Progress": "report",
@@ -85,6 +88,7 @@ __all__ = [
     "dry_run_sqlite",
     "migrate_lines",
     "migrate_lmdb",
+    "migrate_lmdb_ranges",
     "migrate_rocksdb",
     "migrate_sqlite",
     "transcode_partition",

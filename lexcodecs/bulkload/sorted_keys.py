@@ -4,12 +4,12 @@ Theory of operation: a sample sort in two rounds of tasks on a ``distributed.Cli
 task's file written atomically so that a rerun does only what is missing.
 
 1. **encode** -- one task per row group of the input reads it, encodes every key
-   (:func:`~._common._encode_batch`: the columnar encoder when installed, else the row API,
+   (:func:`~._batches._encode_batch`: the columnar encoder when installed, else the row API,
    the same bytes), sorts its rows by key and writes them to a sorted run
    ``_shuffle/pNNNNN.arrow`` (Arrow IPC, read back memory-mapped). It returns a few evenly
-   spaced keys of its run (:data:`~lexcodecs.scaleout._common.OVERSAMPLE` per range over
+   spaced keys of its run (:data:`~lexcodecs._dask.OVERSAMPLE` per range over
    all runs); the coordinator cuts these into *ranges* equal parts
-   (:func:`~._common.boundaries`, by the bytes of the keys) and records the boundaries in
+   (:func:`~lexcodecs._dask.boundaries`, by the bytes of the keys) and records the boundaries in
    the manifest. The runs are not synced to disk: a killed process loses none of them, a
    power loss may (a rerun then meets a damaged run and says to restart).
 2. **sort** -- one task per range takes its slice of every run (found by bisection; only
@@ -41,21 +41,12 @@ from typing import Any, Final
 
 import attrs
 
+from .._dask import OVERSAMPLE, boundaries, run_all, write_atomic, write_json
 from ..codec import Codec
+from ..migrate.report import PhaseStart, Progress
 from ..migrate.transcoder import MigrationError, _as_codec
 from ..schema import KeySchema
-from ._common import (
-    OVERSAMPLE,
-    PhaseStart,
-    Progress,
-    _bound,
-    _encode_batch,
-    _pyarrow,
-    boundaries,
-    run_all,
-    write_atomic,
-    write_json,
-)
+from ._batches import _bound, _encode_batch, _pyarrow
 
 __all__ = ["KEY_COLUMN", "MANIFEST", "DuplicateKeyError", "SortedKeys", "build_sorted_keys"]
 
@@ -76,7 +67,7 @@ class DuplicateKeyError(MigrationError):
     keeping either would lose the other (``key`` is the key, ``values`` its decoded values
     when the codec decodes)."""
 
-    __module__ = "lexcodecs.scaleout"
+    __module__ = "lexcodecs.bulkload"
 
     def __init__(self, reason: str, *, key: bytes, codec: str | None = None,
                  values: Any = None) -> None:

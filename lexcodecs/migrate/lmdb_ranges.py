@@ -1,4 +1,5 @@
-"""An LMDB migration whose copy is split by source key range across the workers of a cluster.
+"""An LMDB migration whose copy is split by source key range across the workers of a
+dask.distributed cluster (the ``dask`` extra; the cluster machinery is :mod:`lexcodecs._dask`).
 
 Theory of operation: the phases, paths, state file, verification and swap are those of
 :func:`lexcodecs.migrate.migrate_lmdb` (:mod:`lexcodecs.migrate.lmdb_store`, reused, not
@@ -6,14 +7,14 @@ copied); only the copy is done another way, in two steps:
 
 1. **transcode** -- the coordinator walks the source's keys once (keys only) and keeps every
    few, cuts them into *ranges* ranges of about equal size
-   (:func:`~lexcodecs.scaleout._common.boundaries`) and records the boundaries in the state
+   (:func:`~lexcodecs._dask.boundaries`) and records the boundaries in the state
    file. One task per range opens the source read-only, transcodes its keys with the
    migration's kernel (:class:`~lexcodecs.migrate.kernel.NewKey`, as ``migrate_lmdb``'s copy
    does: the first chunk checked as :meth:`Transcoder.encode` checks, to refuse early a
    target that cannot hold the data; every key is checked by the verification), sorts
    the pairs by new key when the old order was not the new one and writes them to a
    **run file** ``<path>.lexcodecs-runs/run-NNNNN`` atomically
-   (:func:`~._common.write_atomic`): a run file that exists is a finished range, which a
+   (:func:`~lexcodecs._dask.write_atomic`): a run file that exists is a finished range, which a
    rerun does not do again.
 2. **load** -- the coordinator writes each run into the new environment, one write
    transaction per batch (``lmdb_store._lmdb_put_batch``, which grows the map), and records
@@ -48,11 +49,12 @@ from itertools import islice, takewhile
 from pathlib import Path
 from typing import Any, Final
 
+from .._dask import OVERSAMPLE, boundaries, run_all, write_atomic
 from ..errors import LexCodecError
-from ..migrate import kernel
-from ..migrate.defaults import BATCH_SIZE
-from ..migrate.directory import Interfered, Run
-from ..migrate.lmdb_store import (
+from . import kernel
+from .defaults import BATCH_SIZE
+from .directory import Interfered, Run
+from .lmdb_store import (
     _MIN_MAP_SIZE,
     _check_key_sizes,
     _lmdb,
@@ -61,10 +63,9 @@ from ..migrate.lmdb_store import (
     _refuse,
     _used_bytes,
 )
-from ..migrate.report import MAX_EXAMPLES, MigrationReport, _OrderWatch
-from ..migrate.transcoder import MigrationError, Transcoder
-from ..migrate.verify import _check_batch_size
-from ._common import OVERSAMPLE, PhaseStart, Progress, boundaries, run_all, write_atomic
+from .report import MAX_EXAMPLES, MigrationReport, PhaseStart, Progress, _OrderWatch
+from .transcoder import MigrationError, Transcoder
+from .verify import _check_batch_size
 
 __all__ = ["RUNS_SUFFIX", "migrate_lmdb_ranges"]
 
