@@ -30,6 +30,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 from typing import Final, Literal
 
@@ -99,13 +100,16 @@ def _load_module(name: str) -> ModuleType | None:
     return module
 
 
+#: where the built-in codec packages are
+_CODECS_DIR: Final = Path(__file__).resolve().parent / "codecs"
+
+
 def compiled_packages() -> tuple[str, ...]:
     """The package of every built-in codec (``lexcodecs/codecs/<package>/``), each with its
-    compiled module; read from the registry, so a new built-in codec needs no line here."""
-    from .registry import BUILTIN_CODECS  # the registry imports the codec layer, which imports us
-
-    return tuple(sorted({target.split(":")[0].split(".")[2] for target in
-                         BUILTIN_CODECS.values()}))
+    compiled module: the packages whose Cython source ships beside them, so a new built-in
+    codec needs no line here, and this module needs nothing of the registry (which imports
+    the codec layer, which imports this module)."""
+    return tuple(sorted(p.parent.name for p in _CODECS_DIR.glob("*/_compiled.pyx")))
 
 
 #: the compiled modules besides the codecs': the migration's per-key work
