@@ -113,7 +113,9 @@ def constants(source: str) -> dict[str, int]:
 
 
 def pxd_text(package: str, values: dict[str, int]) -> str:
-    """The ``_format.pxd`` of the format package *package* (its name, for the C macros)."""
+    """The ``_format.pxd`` of the format package *package* (its name, for the C macros). A
+    constant beyond 64 bits has no C type: it stays Python's."""
+    values = {n: v for n, v in values.items() if -(2**63) <= v <= 2**64 - 1}
     small = {n: v for n, v in values.items() if _INT_MIN <= v <= _INT_MAX}
     large = {n: v for n, v in values.items() if n not in small}
     lines = [HEADER]

@@ -18,7 +18,8 @@ codecs that want it.
 
 The value readers the codecs share live here too: :func:`plain_value` (a subclass of a type
 the codecs take, read as its plain type without calling anything it overrides),
-:func:`as_key_bytes` (a key given to a decoder; a released memoryview is a
+:func:`plain_values` (a key's values as an exact tuple or list), :func:`as_key_bytes` (a key
+given to a decoder; a released memoryview is a
 :class:`~lexcodecs.errors.DecodeError`), :func:`buffer_value` and :func:`utf8_value`.
 """
 
@@ -382,12 +383,22 @@ class FieldPlan:
     decode: Callable[[bytes, int], tuple[Any, int]] | None = None
 
 
-def _as_values(codec: str, values: Any) -> Sequence[Any]:
-    cls = type(values)  # the real type: an object that lies about __class__ is no tuple
+def plain_values(values: Any) -> Sequence[Any] | None:
+    """A key's *values* as an exact tuple or list (a subclass's own elements, by
+    :func:`plain_value`), or None when they are neither: by the real type, so an object that
+    lies about its ``__class__`` is no tuple."""
+    cls = type(values)
     if cls is tuple or cls is list:
         return values  # type: ignore[no-any-return]
     if issubclass(cls, (tuple, list)):
         return plain_value(values)  # type: ignore[no-any-return]
+    return None
+
+
+def _as_values(codec: str, values: Any) -> Sequence[Any]:
+    plain = plain_values(values)
+    if plain is not None:
+        return plain
     raise UnsupportedTypeError("the values of a key must be a tuple or a list", codec=codec,
                                value=values, expected="a tuple or list of values")
 

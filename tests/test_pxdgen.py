@@ -46,6 +46,12 @@ def test_the_pxd_text() -> None:
     assert 'const long long LOW "LEXCODECS_TOY_LOW"' in text
 
 
+def test_a_constant_beyond_64_bits_stays_python() -> None:
+    text = _pxdgen.pxd_text("toy", _pxdgen.constants("HUGE = 10**30\nLOWEST = -(2**63) - 1\n"))
+    assert "HUGE" not in text
+    assert "LOWEST" not in text
+
+
 def test_a_format_table_holds_what_its_module_says() -> None:
     """sqlite4's header bytes and kinds, as the compiled modules cimport them."""
     source = Path(sqlite4_format.__file__).read_text(encoding="utf-8")

@@ -23,7 +23,7 @@ from .._console import show
 from ..compare.defaults import DEFAULT_SCHEMA, REPEATS, STORES, WRAP
 from ..registry import available_codecs
 from ..schema import KeySchema
-from ..sources.paths import special_kind
+from ..sources.paths import special_kind_at
 from .arguments import CliError, Subparsers, _progress_bar, count
 from .sources import add_source_arguments, load_records
 
@@ -119,10 +119,7 @@ def _check_html_target(path: str) -> None:
     """Refuse an HTML path that cannot be written before the comparison, not after it."""
     if os.path.isdir(path):
         raise CliError(f"--html {path}: is a directory; give a file name")
-    try:
-        kind = special_kind(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        kind = None  # not there yet (or not reachable: the write says why)
+    kind = special_kind_at(path)  # None: a file, or not there yet (the write says why)
     if kind is not None:  # the report replaces the file: never a pipe's or a device's node
         raise CliError(f"--html {path}: is {kind}, not a regular file; give a file name")
     parent = os.path.dirname(os.path.abspath(path))

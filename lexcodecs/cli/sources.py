@@ -29,7 +29,7 @@ from ..sources import (
     read_sqlite,
     read_sqlite_keys,
 )
-from ..sources.paths import open_file, path_problem, special_kind
+from ..sources.paths import open_file, path_problem, special_kind_at
 from ..sources.records import Progress, SourceError
 from .arguments import CliError, _progress_bar
 
@@ -159,7 +159,7 @@ def _jsonl(path: str, schema: KeySchema | None, key: str | None, n: int, seed: i
     try:
         stream = open_file(path, path)  # not a pipe or a device: they may wait for ever
     except SourceError as exc:
-        hint = "; for standard input, give -" if _special_kind_of(path) else ""
+        hint = "; for standard input, give -" if special_kind_at(path) else ""
         raise CliError(f"--records {path}: {exc.reason}{hint}") from None
     with stream:
         return read_jsonl(stream, schema, key=key, limit=n, seed=seed, name=path,
@@ -197,9 +197,3 @@ def _keys(args: argparse.Namespace, schema: KeySchema | None, key: str | None, n
     raise CliError(f"--keys-from {spec}: write sqlite:DB:TABLE:COLUMN or lmdb:PATH[:DB]")
 
 
-def _special_kind_of(path: str) -> str | None:
-    """What *path* is when it is a named pipe, a socket or a device (else ``None``)."""
-    try:
-        return special_kind(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return None

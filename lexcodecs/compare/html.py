@@ -32,7 +32,6 @@ import io
 import math
 import os
 import re
-import stat
 import tempfile
 import warnings
 import zlib
@@ -40,6 +39,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import LexCodecError, describe_int
+from ..sources.paths import special_kind_at
+from .measure import cut_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -180,9 +181,7 @@ def _text(value: Any) -> str:
     """*value* as text that can be written as UTF-8: lone surrogates and controls escaped,
     and cut after :data:`MAX_TEXT_CHARS` characters, saying so (a report of an older
     version, or edited, may hold a value of megabytes)."""
-    text = value if isinstance(value, str) else str(value)
-    if len(text) > MAX_TEXT_CHARS:
-        text = f"{text[:MAX_TEXT_CHARS]}… ({len(text):,} characters, cut)"
+    text = cut_text(value if isinstance(value, str) else str(value), MAX_TEXT_CHARS)
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text.translate(_CONTROLS)
 
@@ -857,14 +856,6 @@ def render_html(report: Mapping[str, Any]) -> str:
 """
 
 
-def _special_kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
-        if test(mode):
-            return kind
-    return "a special file"
-
-
 def write_html(report: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     """Render *report* and write it to *path* atomically: a temporary file in the same
     directory, renamed over *path*, so a reader never sees half a page and a failed render
@@ -876,14 +867,11 @@ def write_html(report: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     """
     text = render_html(report)
     target = os.fspath(path)
-    try:
-        mode = os.stat(target).st_mode
-    except (OSError, ValueError):
-        mode = None  # not there yet: the write says what else is wrong
-    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+    kind = special_kind_at(target)  # None: a file, or not there yet (the write says why)
+    if kind is not None:
         # renaming the page over a named pipe, a socket or a device would replace the node
-        raise LexCodecError(f"cannot write the HTML report {target!r}: it is "
-                            f"{_special_kind(mode)}, not a regular file")
+        raise LexCodecError(f"cannot write the HTML report {target!r}: it is {kind}, not a "
+                            "regular file")
     directory = os.path.dirname(os.path.abspath(target))
     try:
         fd, temporary = tempfile.mkstemp(prefix=".lexcodecs-report-", suffix=".html",

@@ -23,7 +23,8 @@ from typing import IO, Final, Literal
 
 from .records import SourceError
 
-__all__ = ["Kind", "check_database", "check_lmdb", "open_file", "path_problem", "special_kind"]
+__all__ = ["Kind", "check_database", "check_lmdb", "open_file", "path_problem", "special_kind",
+           "special_kind_at"]
 
 #: what a path must be: a data file, an SQLite database, an LMDB environment
 Kind = Literal["file", "sqlite", "lmdb"]
@@ -47,6 +48,15 @@ def special_kind(mode: int) -> str | None:
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
     return next((name for test, name in _SPECIAL if test(mode)), "a special file")
+
+
+def special_kind_at(path: str | os.PathLike[str]) -> str | None:
+    """What the file at *path* is when it is a named pipe, a socket or a device; ``None``
+    for anything else, or nothing there (only :func:`os.stat` looks)."""
+    try:
+        return special_kind(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return None
 
 
 def _special(mode: int, what: str) -> str | None:

@@ -23,7 +23,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, cast
 
 from ... import _impl
-from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
+from ...codec import (
+    BaseCodec,
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    plain_values,
+)
 from ...errors import DecodeError, UnsupportedTypeError, describe_int
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
@@ -43,7 +52,7 @@ from .format import (
     NULL,
 )
 from .reference_decode import READERS, as_bytes, check_prefix, decode_elements, read_nested
-from .reference_encode import encode_values, field_writer, plain_values
+from .reference_encode import encode_values, field_writer
 from .reference_encode import encode_with_versionstamp as _encode_with_versionstamp
 
 __all__ = ["BoundTuple", "FdbTupleCodec", "decode", "encode", "encode_with_versionstamp",

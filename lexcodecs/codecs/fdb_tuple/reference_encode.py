@@ -49,7 +49,6 @@ __all__ = [
     "field_writer",
     "int_writer",
     "items",
-    "plain_values",
 ]
 
 Writer = Callable[[Any], bytes]
@@ -282,16 +281,6 @@ def items(seq: Any) -> Iterator[Any]:
     if issubclass(type(seq), list):
         return list.__iter__(seq)
     return tuple.__iter__(seq)
-
-
-def plain_values(values: Any) -> Sequence[Any] | None:
-    """*values* as an exact tuple or list (a subclass's own elements), or None."""
-    cls = type(values)
-    if cls is tuple or cls is list:
-        return values  # type: ignore[no-any-return]
-    if issubclass(cls, (tuple, list)):
-        return tuple(items(values))
-    return None
 
 
 def _buffer(value: Any) -> bytes:

@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 import attrs
 
 from ..._bytes import invert, strinc
-from ...codec import as_key_bytes, buffer_value, plain_value
+from ...codec import as_key_bytes, buffer_value, plain_values
 from ...errors import DecodeError, EncodeError, LexCodecError, SchemaError, UnsupportedTypeError
 from .format import NAN, POS_INF
 from .reference_decode import decode_number, read_binary_body, read_descending
@@ -213,7 +213,7 @@ class SecondaryIndex:
 
     def encode_columns(self, values: Sequence[Any]) -> bytes:
         """INDEX_KEY for the leading *values* (one per column, or fewer)."""
-        plain = _plain_values(values)
+        plain = plain_values(values)
         if plain is None or len(plain) > len(self.columns):
             raise EncodeError("values must be a list of at most one value per column",
                               codec=CODEC, value=values,
@@ -229,7 +229,7 @@ class SecondaryIndex:
 
     def key(self, values: Sequence[Any], data_key: bytes | str) -> bytes:
         """``/_i/INDEX_NAME/`` + the column encodings + *data_key* (which starts with ``/``)."""
-        plain = _plain_values(values)
+        plain = plain_values(values)
         if plain is None:
             return self.encode_columns(values)  # refuses it
         values = plain
@@ -258,11 +258,6 @@ class SecondaryIndex:
                               found=key[len(INDEX_PREFIX):len(self.prefix)],
                               expected=self.index_name)
         return entry
-
-
-def _plain_values(values: Any) -> Sequence[Any] | None:
-    """*values* as a plain tuple or list (a subclass's own items), or None for anything else."""
-    return plain_value(values) if issubclass(type(values), (tuple, list)) else None
 
 
 def _data_key(data_key: Any) -> bytes:
