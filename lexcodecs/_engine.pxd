@@ -87,6 +87,14 @@ cdef inline int buf_grow(Buf *b, Py_ssize_t extra) except -1:
     return 0
 
 
+cdef inline int buf_room(Buf *b, Py_ssize_t extra) except -1:
+    """Room for *extra* more bytes at ``b.p + b.n``, for a layout that writes there directly
+    (``lexcodecs/_raw.pxd``: its bound plus SLACK)."""
+    if b.n + extra > b.cap:
+        buf_grow(b, extra)
+    return 0
+
+
 cdef inline int buf_put(Buf *b, unsigned char c) except -1:
     if b.n >= b.cap:
         buf_grow(b, 1)

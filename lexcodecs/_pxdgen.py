@@ -1,5 +1,7 @@
 """Each format's table for Cython, generated at build time: ``format.py`` -> ``_format.pxd``.
 
+(And each shared layout's: ``lexcodecs/centimal.py`` -> ``lexcodecs/_centimal_format.pxd``.)
+
 Theory of operation: a format's constants are written once, in its ``format.py``. The compiled
 code cimports them from ``_format.pxd`` beside it (``from ._format cimport NULL_ as H_NULL``),
 which ``setup.py`` writes from ``format.py`` before Cython runs; ``python3 -m
@@ -28,7 +30,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
-__all__ = ["constants", "pxd_text", "write_all"]
+__all__ = ["SHARED", "constants", "pxd_text", "tables", "write_all"]
 
 #: the arithmetic a constant may use
 _BINARY: Final[dict[type, Callable[[int, int], int]]] = {
@@ -44,9 +46,13 @@ _UNARY: Final[dict[type, Callable[[int], int]]] = {
 RESERVED: Final = frozenset({"NULL"})
 #: a C int's range (an enum member's)
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+#: the tables of layouts that several codecs share (``lexcodecs/<name>.py``): SQLite4's
+#: base-100 number, HBase's too
+SHARED: Final = ("centimal",)
 #: the header of every generated file
-HEADER: Final = ("# Generated from format.py by lexcodecs/_pxdgen.py at build time: do not edit,\n"
-                 "# do not commit. The format's integer constants, for its compiled code.\n")
+HEADER: Final = ("# Generated from the table beside it by lexcodecs/_pxdgen.py at build time:\n"
+                 "# do not edit, do not commit. The format's integer constants, for its\n"
+                 "# compiled code.\n")
 
 
 class _NotAnInt(Exception):
@@ -138,13 +144,24 @@ def pxd_text(package: str, values: dict[str, int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tables(root: Path) -> list[tuple[str, Path, Path]]:
+    """Each table under *root* (the repository) as (name, source, generated ``.pxd``): every
+    codec's ``format.py`` -> ``_format.pxd`` beside it, and the layouts shared below the codecs
+    (:data:`SHARED`) -> ``lexcodecs/_<name>_format.pxd``."""
+    package = root / "lexcodecs"
+    found = [(source.parent.name, source, source.with_name("_format.pxd"))
+             for source in sorted((package / "codecs").glob("*/format.py"))]
+    shared = [(name, package / f"{name}.py", package / f"_{name}_format.pxd")
+              for name in SHARED]
+    return found + [row for row in shared if row[1].exists()]
+
+
 def write_all(root: Path) -> list[Path]:
     """Write the ``_format.pxd`` of every format package under *root* (the repository) whose
     text changed; returns the files written."""
     written = []
-    for source in sorted((root / "lexcodecs" / "codecs").glob("*/format.py")):
-        target = source.with_name("_format.pxd")
-        text = pxd_text(source.parent.name, constants(source.read_text(encoding="utf-8")))
+    for name, source, target in tables(root):
+        text = pxd_text(name, constants(source.read_text(encoding="utf-8")))
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
             written.append(target)

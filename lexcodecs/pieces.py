@@ -17,7 +17,8 @@ through the kernel (``lexcodecs/columnar/_kernel.pyx``, which documents each wri
 bytes. A codec that declares nothing goes through its row API, a batch at a time.
 
 Writers with their own shape are named for their codec (fdb-tuple's variable-length ints,
-orderly's var-ints, sqlite4's base-100 numbers).
+orderly's var-ints, sqlite4's floats) or for the layout codecs share (``centimal_int``: the
+base-100 number of an integer, sqlite4's and HBase's).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ __all__ = ["BODY_MAX", "FLAGS", "FLOAT_WRITERS", "INT64_MIN", "INT_WRITERS", "NO
 
 #: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``)
 WRITERS: Final[dict[str, int]] = {
-    "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "sqlite4_int": 5, "float": 6,
+    "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "centimal_int": 5, "float": 6,
     "sqlite4_float": 7, "bool": 8, "bytes": 9,
 }
 INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5})
@@ -51,7 +52,7 @@ FLOAT_WRITERS: Final = frozenset({6, 7})
 FLAGS: Final[dict[str, int]] = {
     "signflip": 1, "invert": 2, "literal": 4, "plus1": 8, "float32": 16, "signed": 32,
     "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
-    "bcd": 2048,
+    "bcd": 2048, "seven_last": 4096,
 }
 
 INT64_MIN: Final = -(2**63)

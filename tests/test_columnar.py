@@ -30,7 +30,8 @@ from lexcodecs.columnar import arrow as columnar  # noqa: E402
 from lexcodecs.columnar import decode_arrow, encode_arrow, kernel_available, pieces  # noqa: E402
 from lexcodecs.pieces import CodecPieces  # noqa: E402
 
-BUILT_IN = ["fdb-tuple", "lexkey", "lexkey-legacy", "orderly", "skv", "sqlite4"]
+BUILT_IN = ["fdb-tuple", "hbase-orderedbytes", "lexkey", "lexkey-legacy", "orderly", "skv",
+            "sqlite4"]
 
 
 def _pieces(name: str) -> CodecPieces:
@@ -256,7 +257,12 @@ def test_kernel_writes_fixed_width_batches(monkeypatch: pytest.MonkeyPatch) -> N
             for part in (table, table.drop_null()):
                 rows = list(zip(*(columnar._python_values(part.column(f.name).chunk(0), f.type)
                                   for f in schema.fields)))
-                expected = [bound.encode(row) for row in rows]
+                try:
+                    expected = [bound.encode(row) for row in rows]
+                except EncodeError:  # a NULL where the codec has none (HBase's fixed widths)
+                    assert part is table, (name, text)
+                    assert any(None in row for row in rows), (name, text)
+                    continue
                 assert encode_arrow(part, schema, name).to_pylist() == expected, (name, text)
                 assert encode_arrow(part.slice(3), schema, name).to_pylist() == expected[3:]
                 assert declined == [], (name, text)  # every edge is the kernel's own
@@ -723,8 +729,16 @@ def test_batches_longer_than_the_kernels_chunk(codec_name: str) -> None:
         for part in (table, table.slice(700, 1900)):
             names = [f.name for f in KeySchema.parse(schema).fields]
             rows = list(zip(*(part.column(name).to_pylist() for name in names)))
-            assert encode_arrow(part, schema, codec_name).to_pylist() == [
-                bound.encode(row) for row in rows]
+            try:
+                expected = [bound.encode(row) for row in rows]
+            except EncodeError as exc:  # a NULL where the codec has none: refused alike
+                reason = str(exc.reason)
+            else:
+                assert encode_arrow(part, schema, codec_name).to_pylist() == expected
+                continue
+            with pytest.raises(EncodeError) as info:
+                encode_arrow(part, schema, codec_name)
+            assert str(info.value.reason).startswith(reason)
 
 
 # -- extension types (issue 30, item 9) -------------------------------------------------------

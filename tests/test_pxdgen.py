@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from lexcodecs import _pxdgen
+from lexcodecs import _pxdgen, centimal
 from lexcodecs.codecs.sqlite4 import format as sqlite4_format
 
 SOURCE = '''
@@ -53,11 +53,28 @@ def test_a_constant_beyond_64_bits_stays_python() -> None:
 
 
 def test_a_format_table_holds_what_its_module_says() -> None:
-    """sqlite4's header bytes and kinds, as the compiled modules cimport them."""
-    source = Path(sqlite4_format.__file__).read_text(encoding="utf-8")
-    values = _pxdgen.constants(source)
-    for name in ("NULL", "POS_MEDIUM", "NEG_MEDIUM", "KIND_FINAL", "VARINT_2", "VARINT_MAX"):
+    """sqlite4's header bytes and kinds, and the number's it shares with HBase
+    (``centimal.py``), as the compiled modules cimport them; a name a format takes from the
+    shared table is generated once, there."""
+    values = _pxdgen.constants(Path(sqlite4_format.__file__).read_text(encoding="utf-8"))
+    for name in ("NULL", "NAN", "KIND_FINAL", "MEDIUM_MIN_E"):
         assert values[name] == getattr(sqlite4_format, name), name
+    shared = _pxdgen.constants(Path(centimal.__file__).read_text(encoding="utf-8"))
+    for name in ("POS_MEDIUM", "NEG_MEDIUM", "VARINT_2", "VARINT_3_FIRST", "VARINT_MAX"):
+        assert shared[name] == getattr(centimal, name), name
+        assert name not in values, name
+    assert sqlite4_format.POS_MEDIUM is centimal.POS_MEDIUM
+
+
+def test_every_table_is_generated() -> None:
+    """Each codec's ``format.py`` and each shared table, beside its ``.pxd``."""
+    root = Path(_pxdgen.__file__).resolve().parent.parent
+    found = {name: (source.relative_to(root).as_posix(), target.relative_to(root).as_posix())
+             for name, source, target in _pxdgen.tables(root)}
+    assert found["sqlite4"] == ("lexcodecs/codecs/sqlite4/format.py",
+                                "lexcodecs/codecs/sqlite4/_format.pxd")
+    assert found["centimal"] == ("lexcodecs/centimal.py", "lexcodecs/_centimal_format.pxd")
+    assert len(found) == 8 + len(_pxdgen.SHARED)
 
 
 def test_only_a_changed_table_is_written(tmp_path: Path) -> None:

@@ -42,12 +42,14 @@ BE        big-endian in ``width`` bytes; ``F_SIGNFLIP`` flips the top bit (lexke
 SKV_INT   skv's signed int: sign byte ``02``/``03``, then ``v`` or ``2**N - 1 + v``
 FDB_INT   fdb-tuple: code ``0x14 ± n``, then ``n`` big-endian bytes (ones' complement if < 0)
 VARINT    orderly's var-int (spec §5, no reserved bits): header with sign, length, top bits
-SQ4_INT   sqlite4's number of an integer: medium class header, base-100 mantissa
+CENT_INT  the base-100 number of an integer (sqlite4's, HBase's): medium class header,
+          centimal mantissa (``lexcodecs/_centimal.pxi``)
 FLOAT     IEEE order transform (``F_LITERAL``: lexkey's "x < 0" rule; ``F_PLUS1``: orderly)
 SQ4_FLT   sqlite4's number of a float: the digits of its shortest repr (Ryu)
 BOOL      one byte, ``b_false`` or ``b_true``
 BYTES     a string's or binary's data: raw, ``00`` escaped ``00 ff`` (``F_ESC00``), ``00`` refused
-          (``F_NO00``), each byte + 2 (``F_PLUS2``), 7-bit groups (``F_SEVEN``), packed BCD
+          (``F_NO00``), each byte + 2 (``F_PLUS2``), 7-bit groups (``F_SEVEN``; HBase's BlobVar
+          with ``F_SEVEN_LAST``: the last group's bit 7 clear, ``00`` for none), packed BCD
           (``F_BCD``)
 ========  ======================================================================================
 
@@ -61,86 +63,18 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.math cimport isinf
 from libc.string cimport memchr, memcpy, memset
 
-# sqlite4's header bytes and varint forms: its format.py's, through the _format.pxd the build
-# writes from it (lexcodecs/_pxdgen.py)
-from lexcodecs.codecs.sqlite4._format cimport (
-    MEDIUM_MAX_E as SQ4_MEDIUM_MAX_E, NEG_INF as SQ4_NEG_INF, NEG_LARGE as SQ4_NEG_LARGE,
-    NEG_MEDIUM as SQ4_NEG_MEDIUM, NEG_SMALL as SQ4_NEG_SMALL, POS_INF as SQ4_POS_INF,
-    POS_LARGE as SQ4_POS_LARGE, POS_MEDIUM as SQ4_POS_MEDIUM, POS_SMALL as SQ4_POS_SMALL,
-    VARINT_1 as SQ4_VARINT_1, VARINT_2 as SQ4_VARINT_2, ZERO as SQ4_ZERO,
+# the primitives of every compiled layout (SLACK: the data buffer holds that many bytes past
+# its bound, so a fixed-size store may pass a key's end)
+from lexcodecs._raw cimport (
+    SLACK, __builtin_bswap16, __builtin_bswap32, __builtin_bswap64, __builtin_clzll,
+    bit_length, copy4, nbytes, raw_be, raw_invert,
 )
-
-cdef extern from *:
-    """
-    /* a, b < 10**8 -> their eight centimal digits, one a byte, a's four then b's, the most
-       significant in the word's low byte (sqlite4's integers). With SSE2 (every x86-64) both
-       halves at once: each split at 10**4 (a multiplication by the reciprocal), the four
-       parts in 16-bit lanes split at 100 the same way, each lane's two digits then
-       d | (v - 100 d) << 8 = (v << 8) - d * 25599. The empty asm keeps 25599 in a register,
-       so that the compiler multiplies (one instruction) instead of shifting and adding.
-       Elsewhere the same by plain arithmetic. Measured (C alone, this project's host): a
-       64-bit value's digits in 6.5 ns this way, 11-14 ns with a table of 10**4 pairs. */
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    static inline uint64_t _lexcodecs_cent8(uint32_t a, uint32_t b) {
-        __m128i x = _mm_set_epi64x((long long) b, (long long) a);
-        __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int) 0xD1B71759)), 45);
-        __m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
-        __m128i v = _mm_packs_epi32(_mm_or_si128(q, _mm_slli_epi64(r, 32)), r);
-        __m128i d = _mm_srli_epi16(_mm_mulhi_epu16(v, _mm_set1_epi16(5243)), 3);
-        __m128i c = _mm_set1_epi16(25599);
-        __asm__("" : "+x"(c));
-        return (uint64_t) _mm_cvtsi128_si64(
-            _mm_sub_epi16(_mm_slli_epi16(v, 8), _mm_mullo_epi16(d, c)));
-    }
-    /* Two values' eight digits each, (a0, b0) into *w0 and (a1, b1) into *w1, in one
-       register: the four parts a lane of 32 bits each, split at 10**4 by two multiplications
-       (even lanes, then odd), q * 10**4 by one madd (q and 10**4 < 2**15), the eight 16-bit
-       lanes then as above, once. */
-    static inline void _lexcodecs_cent8x2(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1,
-                                          uint64_t *w0, uint64_t *w1) {
-        __m128i x = _mm_set_epi32((int) b1, (int) a1, (int) b0, (int) a0);
-        __m128i k = _mm_set1_epi32((int) 0xD1B71759);
-        __m128i q02 = _mm_srli_epi64(_mm_mul_epu32(x, k), 45);
-        __m128i q13 = _mm_srli_epi64(_mm_mul_epu32(_mm_srli_epi64(x, 32), k), 45);
-        __m128i q = _mm_or_si128(q02, _mm_slli_epi64(q13, 32));
-        __m128i r = _mm_sub_epi32(x, _mm_madd_epi16(q, _mm_set1_epi32(10000)));
-        __m128i v = _mm_or_si128(q, _mm_slli_epi32(r, 16));
-        __m128i d = _mm_srli_epi16(_mm_mulhi_epu16(v, _mm_set1_epi16(5243)), 3);
-        __m128i c = _mm_set1_epi16(25599);
-        __m128i out;
-        __asm__("" : "+x"(c));
-        out = _mm_sub_epi16(_mm_slli_epi16(v, 8), _mm_mullo_epi16(d, c));
-        *w0 = (uint64_t) _mm_cvtsi128_si64(out);
-        *w1 = (uint64_t) _mm_cvtsi128_si64(_mm_unpackhi_epi64(out, out));
-    }
-    #else
-    static inline uint64_t _lexcodecs_cent8(uint32_t a, uint32_t b) {
-        uint32_t part[4] = {a / 10000, a % 10000, b / 10000, b % 10000};
-        uint64_t w = 0;
-        for (int i = 0; i < 4; i++)
-            w |= (uint64_t) (part[i] / 100 | (part[i] % 100) << 8) << (16 * i);
-        return w;
-    }
-    static inline void _lexcodecs_cent8x2(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1,
-                                          uint64_t *w0, uint64_t *w1) {
-        *w0 = _lexcodecs_cent8(a0, b0);
-        *w1 = _lexcodecs_cent8(a1, b1);
-    }
-    #endif
-    """
-    uint64_t _lexcodecs_cent8(uint32_t a, uint32_t b) noexcept nogil
-    void _lexcodecs_cent8x2(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1,
-                            uint64_t* w0, uint64_t* w1) noexcept nogil
-    int __builtin_clzll(unsigned long long x) nogil
-    int __builtin_ctzll(unsigned long long x) nogil
-    uint64_t __builtin_bswap64(uint64_t x) nogil
-    uint32_t __builtin_bswap32(uint32_t x) nogil
-    uint16_t __builtin_bswap16(uint16_t x) nogil
-
-# the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables
+# the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables; then
+# the base-100 number of sqlite4 and HBase (its integers, sqlite4's floats), over raw buffers
 include "../_shortest.pxi"
 _shortest_init()
+include "../_centimal.pxi"
+from lexcodecs.codecs.sqlite4._format cimport MEDIUM_MIN_E as SQ4_MEDIUM_MIN_E
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
 cdef enum:
@@ -166,7 +100,7 @@ cdef enum:
     W_SKV_INT = 2
     W_FDB_INT = 3
     W_VARINT = 4
-    W_SQ4_INT = 5
+    W_CENT_INT = 5
     W_FLOAT = 6
     W_SQ4_FLT = 7
     W_BOOL = 8
@@ -186,12 +120,11 @@ cdef enum:
     F_TERM_LAST = 512
     F_SEVEN = 1024
     F_BCD = 2048
+    F_SEVEN_LAST = 4096
 
 #: the most bytes one field's piece can take, NULL aside (each plan row gives its own bound)
 cdef enum:
     MAX_PIECE = 40
-    #: bytes the data buffer holds past its bound: the fixed-size stores may pass a key's end
-    SLACK = 16
 
 # whole microseconds whose nanoseconds fit an int64 (lexkey.format.US_MIN, US_MAX)
 cdef int64_t US_MIN = -(2**63 // 1000)
@@ -292,241 +225,15 @@ cdef inline double _float_at(const FieldC* f, Py_ssize_t i) noexcept nogil:
     return (<const double*>f.values)[i]
 
 
-cdef inline uint8_t* _be(uint8_t* p, uint64_t v, int width) noexcept nogil:
-    """The low *width* bytes of *v*, big-endian: one 8-byte store (the buffer has SLACK)."""
-    cdef uint64_t w
-    if width == 0:
-        return p
-    w = __builtin_bswap64(v << (64 - 8 * width))
-    memcpy(p, &w, 8)
-    return p + width
-
-
-cdef inline int _bit_length(uint64_t m) noexcept nogil:
-    return 0 if m == 0 else 64 - __builtin_clzll(m)
-
-
-cdef inline int _nbytes(uint64_t m) noexcept nogil:
-    return (_bit_length(m) + 7) >> 3
-
-
-cdef inline uint8_t* _copy4(uint8_t* p, const uint8_t* src, int n) noexcept nogil:
-    """The first *n* (<= 4) of the 4 bytes at *src*: one fixed-size store (SLACK)."""
-    memcpy(p, src, 4)
-    return p + n
-
-
-cdef inline void _invert(uint8_t* p, uint8_t* end) noexcept nogil:
-    """Every byte of ``p..end`` inverted, 8 at a time (the last store may pass *end*:
-    SLACK; the bytes past it are written again later or lie beyond the data)."""
-    cdef uint64_t w
-    while p < end:
-        memcpy(&w, p, 8)
-        w = ~w
-        memcpy(p, &w, 8)
-        p += 8
-
-
-cdef uint8_t* _sq4_varint(uint8_t* p, uint64_t v, bint invert) noexcept nogil:
-    """sqlite4's varint (small values only: a number's exponent)."""
-    cdef uint8_t* start = p
-    if v <= SQ4_VARINT_1:
-        p[0] = <uint8_t>v
-        p += 1
-    elif v <= SQ4_VARINT_2:
-        v -= SQ4_VARINT_1
-        p[0] = <uint8_t>(v // 256 + SQ4_VARINT_1 + 1)
-        p[1] = <uint8_t>(v % 256)
-        p += 2
-    else:
-        v -= SQ4_VARINT_2 + 1
-        p[0] = 249  # the three-byte form's first byte
-        p[1] = <uint8_t>(v // 256)
-        p[2] = <uint8_t>(v % 256)
-        p += 3
-    if invert:
-        while start < p:
-            start[0] ^= 0xFF
-            start += 1
-    return p
-
-
-cdef uint8_t* _sq4_head(uint8_t* p, bint neg, int e) noexcept nogil:
-    """The header of sqlite4's number ``±0.<centimal digits> x 100**e``: its class byte (small,
-    medium or large) and, outside the medium class, the exponent's varint. A negative
-    number's class bytes mirror the positive's, and its varints go the other way round."""
-    if 0 <= e <= SQ4_MEDIUM_MAX_E:
-        p[0] = <uint8_t>(SQ4_NEG_MEDIUM - e if neg else SQ4_POS_MEDIUM + e)
-        return p + 1
-    if e > SQ4_MEDIUM_MAX_E:
-        p[0] = SQ4_NEG_LARGE if neg else SQ4_POS_LARGE
-        return _sq4_varint(p + 1, e, neg)
-    p[0] = SQ4_NEG_SMALL if neg else SQ4_POS_SMALL
-    return _sq4_varint(p + 1, -e, not neg)
-
-
-# sqlite4's integers: a magnitude m < 2**64 is H (< 1845) times 10**16 plus L; L's eight
-# centimal digits come as one word W (_lexcodecs_cent8), H's one or two from this table:
-# x: byte 0 is 9 + H's digit count, bytes 1-2 H's mantissa bytes (2d + 1); he1: 9 + H's digit
-# count (where W's bytes end); hk: 56 when H is 0 (W's leading zero digits are then dropped:
-# the mask of their bit count), else 0. Filled at import.
-cdef struct Sq4High:
-    uint32_t x
-    uint16_t hk
-    uint16_t he1
-
-cdef Sq4High _SQ4_HIGH[1845]
-for _h in range(1845):
-    _nh = 2 if _h >= 100 else (1 if _h else 0)
-    _b = ((2 * (_h // 100) + 1) | ((2 * (_h % 100) + 1) << 8) if _nh == 2
-          else (2 * _h + 1 if _nh else 0))
-    _SQ4_HIGH[_h].x = (_b << 8) | (9 + _nh)
-    _SQ4_HIGH[_h].hk = 0 if _h else 56
-    _SQ4_HIGH[_h].he1 = 9 + _nh
-
-
-cdef inline uint32_t _sq4_parts(uint64_t m, uint32_t* a, uint32_t* b) noexcept nogil:
-    """H = m // 10**16, returned, and the two 10**8 parts below it into *a* and *b*."""
-    cdef uint64_t upper = m // 100000000
-    cdef uint32_t high = (<uint32_t>(upper >> 8)) // 390625  # upper // 10**8: one multiplication
-    a[0] = <uint32_t>upper - high * <uint32_t>100000000
-    b[0] = <uint32_t>m - <uint32_t>upper * <uint32_t>100000000
-    return high
-
-
-cdef inline uint64_t _sq4_cent(uint64_t m, uint32_t* high) noexcept nogil:
-    """W, the low eight centimal digits of *m* (a byte each, the first in the low byte), and
-    *high* = H = m // 10**16: :func:`_sq4_parts`, then :func:`_lexcodecs_cent8`."""
-    cdef uint32_t a, b
-    high[0] = _sq4_parts(m, &a, &b)
-    return _lexcodecs_cent8(a, b)
-
-
-cdef inline uint64_t _magnitude(uint64_t sign, uint64_t u) noexcept nogil:
-    """|v| of the 64-bit two's complement *u* of v (*sign*: all ones when v < 0, else 0)."""
-    return (u ^ sign) - sign
-
-
-cdef inline uint8_t* _sq4_put(uint8_t* p, uint64_t sign, uint32_t high, uint64_t w,
-                              uint64_t inv) noexcept nogil:
-    """The bytes of sqlite4's integer ``±(high * 10**16 + L)``, W being L's eight centimal
-    digits (:func:`_sq4_cent`). Written without a branch on the digits: W's leading zero
-    digits are counted by ``ctz``, its last non-zero digit found by ``clz`` (x86-64's
-    ``bsr``: 2 instructions where ``ctz`` of the swapped bytes and a shifted constant took
-    8; 144 -> 135 a row for two int64, 21.6 -> 18.9 ns), the header and H's bytes are one
-    4-byte store and W's bytes, each doubled plus one, that one taken off the last again,
-    one 8-byte store (the buffer has SLACK; the bytes past the last digit are the next
-    piece's to write). *sign*: all ones for a negative integer."""
-    cdef uint64_t flip, mantissa
-    cdef uint32_t head
-    cdef unsigned lead, top
-    cdef Sq4High* h
-    if w == 0:
-        return _sq4_round(p, <bint>(sign & 1), high, inv)
-    flip = sign ^ inv
-    h = &_SQ4_HIGH[high]
-    lead = <unsigned>__builtin_ctzll(w) & h.hk  # 8 x W's leading zero digits, when H is 0
-    top = <unsigned>(63 - __builtin_clzll(w)) & 56  # the first bit of W's last digit (W != 0)
-    # POS_MEDIUM + E, or NEG_MEDIUM - E = ~(~NEG_MEDIUM + E): 0x17 + E or ~(0xEC + E), with
-    # E = 8 + H's digits - leading zero digits (h.x counts from 1)
-    head = (h.x - (lead >> 3) + (SQ4_POS_MEDIUM - 1)
-            + (<uint32_t>sign & ((0xFF ^ SQ4_NEG_MEDIUM) - SQ4_POS_MEDIUM))) ^ <uint32_t>flip
-    memcpy(p, &head, 4)
-    mantissa = (((w * 2 + 0x0101010101010101ULL) & ~(1ULL << top)) ^ flip) >> lead
-    p += h.he1
-    memcpy(p - 8, &mantissa, 8)
-    return p - 7 + ((top - lead) >> 3)
-
-
-cdef inline uint8_t* _sq4_int(uint8_t* p, bint neg, uint64_t u, uint64_t inv) noexcept nogil:
-    """An integer's centimal digits are its base-100 digits: E is their count, the mantissa
-    drops the trailing zero digits (``write_int`` via decimal text gives the same). H and W
-    by :func:`_sq4_cent`, the bytes by :func:`_sq4_put`. *inv*: all ones to write the bytes
-    inverted (descending)."""
-    cdef uint64_t sign = 0 - <uint64_t>neg
-    cdef uint32_t high
-    cdef uint64_t w = _sq4_cent(_magnitude(sign, u), &high)
-    return _sq4_put(p, sign, high, w, inv)
-
-
-cdef inline uint8_t* _sq4_int2(uint8_t* p, uint64_t sign0, uint64_t u0, uint64_t inv0,
-                               uint64_t sign1, uint64_t u1, uint64_t inv1) noexcept nogil:
-    """Two integers one after the other, as :func:`_sq4_int` writes each: their four 10**8
-    parts go through one digit step (:func:`_lexcodecs_cent8x2`; sqlite4 two int64, kernel
-    alone, in turns: 171 to 144 instructions a row, 24.8 to 21.6 ns). *sign0*, *sign1*: all
-    ones for a negative one."""
-    cdef uint32_t high0, high1, a0, b0, a1, b1
-    cdef uint64_t w0, w1
-    high0 = _sq4_parts(_magnitude(sign0, u0), &a0, &b0)
-    high1 = _sq4_parts(_magnitude(sign1, u1), &a1, &b1)
-    _lexcodecs_cent8x2(a0, b0, a1, b1, &w0, &w1)
-    p = _sq4_put(p, sign0, high0, w0, inv0)
-    return _sq4_put(p, sign1, high1, w1, inv1)
-
-
-cdef uint8_t* _sq4_round(uint8_t* p, bint neg, uint32_t high, uint64_t inv) noexcept nogil:
-    """sqlite4's number of ``±high * 10**16`` (zero when *high* is): E is H's digit count + 8,
-    the mantissa H's digits without a trailing zero one."""
-    cdef uint64_t flip = (0 - <uint64_t>neg) ^ inv
-    cdef int e
-    cdef uint8_t digits[2]
-    if high == 0:
-        p[0] = <uint8_t>(SQ4_ZERO ^ inv)
-        return p + 1
-    if high >= 100:
-        digits[0] = <uint8_t>(high // 100)
-        digits[1] = <uint8_t>(high % 100)
-        e = 10
-    else:
-        digits[0] = <uint8_t>high
-        digits[1] = 0
-        e = 9
-    p[0] = <uint8_t>((SQ4_NEG_MEDIUM - e if neg else SQ4_POS_MEDIUM + e) ^ inv)
-    p[1] = <uint8_t>((2 * digits[0] + (1 if digits[1] else 0)) ^ flip)
-    if digits[1]:
-        p[2] = <uint8_t>((2 * digits[1]) ^ flip)
-        return p + 3
-    return p + 2
-
-
-cdef uint8_t* _sq4_float(uint8_t* p, double x) noexcept nogil:
-    """sqlite4's number of a finite, non-zero float: the decimal of its shortest repr, ``|x|
-    = d x 10**e10`` (:func:`_shortest_decimal`, Ryu: d < 10**17, its last digit not 0), as
-    an integer M of centimal digits times a power of 100: M = d, or 10 d when e10 is odd (so
-    that the point falls between two centimal digits). M's digits come as an integer's do
-    (:func:`_sq4_int`: H's one digit, W's eight), and only leading zero digits are dropped:
-    M's last centimal digit is d's last digit, or ten times it, never 0. E is M's digit
-    count plus e10 / 2. (Through ASCII digits, two at a time, it took about 60% longer.)"""
-    cdef int32_t e10
-    cdef uint64_t m = _shortest_decimal(x, &e10)
-    cdef uint64_t flip = 0 - <uint64_t>(x < 0)
-    cdef uint64_t w, mantissa
-    cdef uint32_t high
-    cdef unsigned lead = 0
-    if e10 & 1:
-        m *= 10
-        e10 -= 1
-    w = _sq4_cent(m, &high)  # m < 10**18: H < 100, one centimal digit
-    if not high:
-        lead = <unsigned>__builtin_ctzll(w) & 56  # 8 x W's leading zero digits (W != 0)
-    p = _sq4_head(p, x < 0, (1 if high else 0) + 8 - <int>(lead >> 3) + (e10 >> 1))
-    if high:
-        p[0] = <uint8_t>((2 * high + 1) ^ <uint32_t>flip)
-        p += 1
-    mantissa = ((w * 2 + 0x0001010101010101ULL) ^ flip) >> lead  # +1 but the last
-    memcpy(p, &mantissa, 8)
-    return p + 8 - (lead >> 3)
-
-
 cdef inline uint8_t* _sq4_number(uint8_t* p, double x) noexcept nogil:
     """sqlite4's number of a float that is not NaN: zero and the infinities are one byte."""
     if x == 0.0:
-        p[0] = SQ4_ZERO
+        p[0] = CENT_ZERO
         return p + 1
     if isinf(x):
-        p[0] = SQ4_POS_INF if x > 0 else SQ4_NEG_INF
+        p[0] = CENT_POS_INF if x > 0 else CENT_NEG_INF
         return p + 1
-    return _sq4_float(p, x)
+    return cent_float(p, x, SQ4_MEDIUM_MIN_E)
 
 
 def shortest_digits(double x):
@@ -583,7 +290,7 @@ cdef inline uint8_t* _varint_t(const VarintT* t, uint8_t* p, uint64_t neg, uint6
     The sign selects the header template by a mask, not a branch (random signs would
     mispredict). *inv*: all ones to write the bytes inverted."""
     cdef uint64_t minus = 0 - neg
-    cdef int length = t.length[_bit_length(u ^ minus)]
+    cdef int length = t.length[bit_length(u ^ minus)]
     cdef uint64_t top
     if length == 0:
         return NULL
@@ -593,7 +300,7 @@ cdef inline uint8_t* _varint_t(const VarintT* t, uint8_t* p, uint64_t neg, uint6
         top = u >> t.shift[length]
     p[0] = <uint8_t>((t.positive[length] ^ (t.flip[length] & minus)) + (top & t.mask[length])
                      ) ^ <uint8_t>inv
-    return _be(p + 1, u ^ inv, length - 1)
+    return raw_be(p + 1, u ^ inv, length - 1)
 
 
 cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x, uint64_t inv) noexcept nogil:
@@ -610,12 +317,12 @@ cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x, uint64_t inv)
         sign = (x < 0) if f.flags & F_LITERAL else (b32 >> 31)
         b32 ^= <uint32_t>(0 - sign) | 0x80000000U
         b32 += (f.flags & F_PLUS1) != 0
-        return _be(p, b32 ^ inv, 4)
+        return raw_be(p, b32 ^ inv, 4)
     memcpy(&b64, &x, 8)
     sign = (x < 0) if f.flags & F_LITERAL else (b64 >> 63)
     b64 ^= (0 - sign) | 0x8000000000000000ULL
     b64 += (f.flags & F_PLUS1) != 0
-    return _be(p, b64 ^ inv, 8)
+    return raw_be(p, b64 ^ inv, 8)
 
 
 cdef inline bint _nanos(const FieldC* f, bint* neg, uint64_t* u) noexcept nogil:
@@ -704,6 +411,13 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
     size = stop - start
     if f.flags & F_BCD:
         return _bcd(p, src, size, t)
+    if f.flags & F_SEVEN_LAST:  # HBase's BlobVar: the last group ends it (bit 7 clear)
+        if size == 0:
+            p[0] = 0
+            return p + 1
+        p = _seven(p, src, size)
+        p[-1] &= 0x7F
+        return p
     if size == 0:
         return p
     if f.flags & F_PLUS2:  # orderly: each byte + 2, leaving 00 (NULL) and 01 (terminator)
@@ -738,9 +452,9 @@ cdef inline uint8_t* _fdb_int(uint8_t* p, bint vsigned, uint64_t neg, uint64_t u
         return NULL
     # the magnitude's bytes n, code 14 + n or 14 - n, then u or u - 1 (the ones'
     # complement of the magnitude) in n bytes
-    n = _nbytes((u ^ (0 - neg)) + neg)
+    n = nbytes((u ^ (0 - neg)) + neg)
     p[0] = <uint8_t>(0x14 + n - 2 * n * neg) ^ <uint8_t>inv
-    return _be(p + 1, (u - neg) ^ inv, n)
+    return raw_be(p + 1, (u - neg) ^ inv, n)
 
 
 cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int width,
@@ -750,15 +464,15 @@ cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int widt
     field's writer; the end, or NULL to decline the row, for :func:`_piece` (the column
     loops of :func:`_column` have a loop per writer)."""
     if writer <= W_BE:
-        return _be(p, u ^ (1ULL << (8 * width - 1)) if signflip else u, width)
+        return raw_be(p, u ^ (1ULL << (8 * width - 1)) if signflip else u, width)
     if writer <= W_SKV_INT:
         p[0] = <uint8_t>(0x03 - neg)
-        return _be(p + 1, u - neg, width)
+        return raw_be(p + 1, u - neg, width)
     if writer <= W_FDB_INT:
         return _fdb_int(p, vsigned, neg, u, 0)
     if writer <= W_VARINT:
         return _varint_t(&f.vt, p, neg, u, 0)
-    return _sq4_int(p, neg, u, 0)
+    return cent_int(p, neg, u, 0)
 
 
 cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint more) except? NULL:
@@ -776,9 +490,9 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             return NULL
         memcpy(p, f.null, 16)
         return p + f.nnull
-    p = _copy4(p, f.pre, f.npre)
+    p = copy4(p, f.pre, f.npre)
     # writers by <= on their numbers (see _int_at: no jump tables)
-    if f.writer <= W_SQ4_INT:
+    if f.writer <= W_CENT_INT:
         u = _int_at(f.values, f.vsize, f.vsigned, row + f.off, &negative)
         neg = <bint>negative
         if f.tmul and not _nanos(f, &neg, &u):
@@ -808,9 +522,9 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             return NULL
         if f.flags & F_TERM_LAST and p != body and not more and not f.flags & F_INVERT:
             return p  # orderly's last ascending string: the end of the key ends it
-    p = _copy4(p, f.suf, f.nsuf)
+    p = copy4(p, f.suf, f.nsuf)
     if f.flags & F_INVERT:
-        _invert(start, p)
+        raw_invert(start, p)
     return p
 
 
@@ -902,7 +616,7 @@ cdef Py_ssize_t _rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t start, Py_
                 last -= 1
         for j in range(last + 1):
             if j and nsep:
-                p = _copy4(p, sep4, nsep)
+                p = copy4(p, sep4, nsep)
             p = _piece(&fields[j], p, i, j < last)
             if p == NULL:
                 at[0] = q
@@ -1044,7 +758,7 @@ cdef inline Py_ssize_t _end(uint8_t* start, uint8_t* p, const uint8_t* suf, int 
     memcpy(p, suf, 4)
     p += nsuf
     if invert:
-        _invert(start, p)
+        raw_invert(start, p)
     return p - start
 
 
@@ -1089,7 +803,7 @@ ctypedef fused Way:
 cdef inline bint _plain(const FieldC* f) noexcept nogil:
     """Whether *f*'s column takes :data:`_Plain`'s loops."""
     return (f.valid == NULL and f.npre == 0 and f.nsuf == 0
-            and not (f.writer <= W_SQ4_INT and f.ranged))
+            and not (f.writer <= W_CENT_INT and f.ranged))
 
 
 # the integer writers, one build of :func:`_int_column` each (as for :data:`Way`): a loop
@@ -1151,10 +865,10 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
         else:
             p = start
         if IntWriter is _Be:
-            p = _be(p, u ^ flipbit ^ inv, width)
+            p = raw_be(p, u ^ flipbit ^ inv, width)
         elif IntWriter is _SkvInt:
             p[0] = <uint8_t>(0x03 - neg) ^ <uint8_t>inv
-            p = _be(p + 1, (u - neg) ^ inv, width)
+            p = raw_be(p + 1, (u - neg) ^ inv, width)
         elif IntWriter is _FdbInt:
             p = _fdb_int(p, <bint>vsigned, neg, u, inv)
             if p == NULL:
@@ -1164,7 +878,7 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
             if p == NULL:
                 return -1
         else:
-            p = _sq4_int(p, <bint>neg, u, inv)
+            p = cent_int(p, <bint>neg, u, inv)
         if Way is _Checked:
             _close(&s, k, start, _end(start, p, sufx, nsuf, False))
         else:
@@ -1214,7 +928,7 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         return _int_column(f, into, c, m, way, <_FdbInt*>NULL)
     if writer == W_VARINT:
         return _int_column(f, into, c, m, way, <_Varint*>NULL)
-    if writer == W_SQ4_INT:
+    if writer == W_CENT_INT:
         return _int_column(f, into, c, m, way, <_Sq4Int*>NULL)
     if writer == W_SQ4_FLT:
         for k in range(m):
@@ -1471,7 +1185,7 @@ cdef Py_ssize_t _sq4_null_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_
     for j in range(nf):
         f = fields[j]
         f.valid = NULL
-        if f.writer != W_SQ4_INT or not _plain(&f):
+        if f.writer != W_CENT_INT or not _plain(&f):
             return -1
     return _number_rows(fields, nf, n, out, ends, <_Sq4Int*>NULL, <_Nulls*>NULL)
 
@@ -1499,7 +1213,7 @@ cdef Py_ssize_t _number_writer(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n
         return _number_rows(fields, nf, n, out, ends, <_FdbInt*>NULL, kinds)
     if writer == W_VARINT:
         return _number_rows(fields, nf, n, out, ends, <_Varint*>NULL, kinds)
-    if writer == W_SQ4_INT:
+    if writer == W_CENT_INT:
         return _number_rows(fields, nf, n, out, ends, <_Sq4Int*>NULL, kinds)
     return -1
 
@@ -1578,7 +1292,7 @@ cdef inline uint8_t* _number_one(uint8_t* p, const RowField* r, Py_ssize_t k,
     elif IntWriter is _Varint:
         return _varint_t(&r.f.vt, p, neg, u, r.inv)
     else:
-        return _sq4_int(p, <bint>neg, u, r.inv)
+        return cent_int(p, <bint>neg, u, r.inv)
 
 
 cdef Py_ssize_t _sq4_pairs(const RowField* r, Py_ssize_t n, uint8_t* out,
@@ -1594,7 +1308,7 @@ cdef Py_ssize_t _sq4_pairs(const RowField* r, Py_ssize_t n, uint8_t* out,
     cdef uint8_t* p = out
     cdef Py_ssize_t k
     for k in range(n):  # v >> 63: the sign, all ones or 0
-        p = _sq4_int2(p, <uint64_t>(v0[k] >> 63), <uint64_t>v0[k], inv0,
+        p = cent_int2(p, <uint64_t>(v0[k] >> 63), <uint64_t>v0[k], inv0,
                       <uint64_t>(v1[k] >> 63), <uint64_t>v1[k], inv1)
         ends[k + 1] = <int32_t>(p - out)
     return p - out
@@ -1623,7 +1337,7 @@ cdef Py_ssize_t _bound(list plan, FieldC* fields, Py_ssize_t n, int nsep,
         row_max += max(fields[j].maxlen, fields[j].nnull) + nsep
         if fields[j].writer == W_BYTES and n:
             extra += _data_size(&fields[j], n) * (
-                2 if fields[j].flags & (F_ESC00 | F_SEVEN | F_BCD) else 1)
+                2 if fields[j].flags & (F_ESC00 | F_SEVEN | F_SEVEN_LAST | F_BCD) else 1)
     if overrides:
         extra += sum([len(v) for v in overrides.values()])
     return n * row_max + extra

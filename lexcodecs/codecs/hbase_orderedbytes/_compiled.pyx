@@ -49,10 +49,13 @@ from libc.string cimport memchr, memcpy
 
 from lexcodecs._engine cimport (
     Buf, bits_double, buf_bytes, buf_free, buf_init, buf_invert, buf_put, buf_put_be,
-    buf_put_n, double_bits, get_be, int64_of, order_bits, unorder_bits, utf8_of, values_of,
+    buf_put_n, buf_room, double_bits, get_be, int64_of, order_bits, unorder_bits, utf8_of,
+    values_of,
 )
 
+# the layouts below the codecs: Ryu's shortest digits, then SQLite4's base-100 number
 include "../../_shortest.pxi"
+include "../../_centimal.pxi"
 
 from lexcodecs._impl import HANDOVERS
 from lexcodecs.types import Float32
@@ -63,10 +66,13 @@ from lexcodecs.codecs.hbase_orderedbytes._format cimport (
     BLOB_COPY as H_BLOB_COPY, BLOB_VAR as H_BLOB_VAR, INT_VIA_STR_BITS, KIND_BIGINT,
     KIND_BLOB_COPY, KIND_BLOB_VAR, KIND_DECIMAL, KIND_FIXED_FLOAT, KIND_FIXED_INT,
     KIND_NUM_FLOAT32, KIND_NUM_FLOAT64, KIND_NUM_INT64, KIND_STRING, MAX_DIGITS, MAX_E,
-    MAX_INT_DIGITS, MEDIUM_MAX_E, MIN_EXP, NAN as H_NAN, NEG_INF as H_NEG_INF,
-    NEG_LARGE as H_NEG_LARGE, NEG_MEDIUM as H_NEG_MEDIUM, NEG_SMALL as H_NEG_SMALL,
-    NULL_ as H_NULL, POS_INF as H_POS_INF, POS_LARGE as H_POS_LARGE,
-    POS_MEDIUM as H_POS_MEDIUM, POS_SMALL as H_POS_SMALL, TEXT as H_TEXT, ZERO as H_ZERO,
+    MAX_INT_DIGITS, MIN_EXP, NAN as H_NAN, NULL_ as H_NULL, TEXT as H_TEXT,
+)
+# the number's class bytes: lexcodecs/centimal.py's (this format.py re-exports them)
+from lexcodecs._centimal_format cimport (
+    MEDIUM_MAX_E, NEG_INF as H_NEG_INF, NEG_LARGE as H_NEG_LARGE, NEG_MEDIUM as H_NEG_MEDIUM,
+    NEG_SMALL as H_NEG_SMALL, POS_INF as H_POS_INF, POS_LARGE as H_POS_LARGE,
+    POS_MEDIUM as H_POS_MEDIUM, POS_SMALL as H_POS_SMALL, ZERO as H_ZERO,
 )
 
 from . import format as _format

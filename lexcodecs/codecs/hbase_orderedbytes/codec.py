@@ -31,24 +31,30 @@ from ...codec import (
 )
 from ...errors import DecodeError, LexCodecError
 from ...inspection import Inspection, Part
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
 from .anomalies import anomalies
 from .format import (
     API_STRUCT,
     API_TYPES,
+    BLOB_VAR,
     ENCODING_BLOBCOPY,
     ENCODINGS,
     FIELD_KINDS,
     FIELD_TYPES,
+    FIXED_FLOATS,
+    FIXED_INTS,
     KIND_BLOB_COPY,
     NAME,
     NULLABLE_KINDS,
+    TERMINATOR,
+    TEXT,
 )
 from .reference_decode import field_reader
 from .reference_encode import field_writer
 
 __all__ = ["BoundHBase", "FieldCode", "HBaseOrderedBytesCodec", "capabilities_for",
-           "field_code"]
+           "columnar_piece", "field_code"]
 
 #: the package of the compiled module (``lexcodecs/codecs/hbase_orderedbytes/_compiled.pyx``)
 PACKAGE: Final = "hbase_orderedbytes"
@@ -187,6 +193,35 @@ class BoundHBase(BoundKey):
         return start, strinc(written)
 
 
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel (``api="types"``, fields without options): the
+    fixed-width ints (header, big-endian, sign bit flipped) and floats (header, IEEE order
+    transform; a NaN is declined, the row API writes HBase's canonical one), ``int`` as the
+    base-100 number of an integer (sqlite4's layout, ``lexcodecs/_centimal.pxi``), text
+    (``34`` UTF-8 ``00``: a ``00`` inside is declined, the row API refuses it) and BlobVar
+    bytes (``37``, 7-bit groups, the last with bit 7 clear); None for any other field. A
+    NULL's bytes are the row API's (``05``, inverted when descending)."""
+    t = field.type
+    if t in FIXED_INTS:
+        header, width, lo, hi = FIXED_INTS[t]
+        piece = Piece(WRITERS["be"], width, FLAGS["signflip"], bytes((header,)), b"", lo, hi)
+    elif t in FIXED_FLOATS:
+        header, width, _ = FIXED_FLOATS[t]
+        flags = FLAGS["float32"] if width == 4 else 0
+        piece = Piece(WRITERS["float"], width, flags, bytes((header,)))
+    elif t == "int":
+        piece = Piece(WRITERS["centimal_int"], 0, 0, b"", b"", *int_range(t))
+    elif t == "string":
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["refuse00"], bytes((TEXT,)),
+                      bytes((TERMINATOR,)))
+    elif t == "bytes":
+        piece = Piece(WRITERS["bytes"], 1, FLAGS["seven"] | FLAGS["seven_last"],
+                      bytes((BLOB_VAR,)))
+    else:
+        return None
+    return piece.descending(field.descending)
+
+
 class HBaseOrderedBytesCodec(BaseCodec):
     """HBase ``OrderedBytes`` row keys (name ``hbase-orderedbytes``); see ``format.py`` and
     ``specs/hbase-orderedbytes.md``.
@@ -199,6 +234,7 @@ class HBaseOrderedBytesCodec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
     OPTIONS: ClassVar = {
         "api": Option(API_TYPES, "'types': each field's DataType.encode written in turn; "
                       "'struct': HBase's Struct (trailing NULLs dropped, a missing tail "

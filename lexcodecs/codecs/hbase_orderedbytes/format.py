@@ -42,20 +42,30 @@ from __future__ import annotations
 
 from typing import Final
 
+# the number's class bytes, exponent varint and mantissa tables: this format's too
+from ...centimal import DIGIT_PAIR as DIGIT_PAIR
+from ...centimal import EVEN_MARK as EVEN_MARK
+from ...centimal import LAST as LAST
+from ...centimal import MEDIUM_MAX_E as MEDIUM_MAX_E
+from ...centimal import NEG_INF as NEG_INF
+from ...centimal import NEG_LARGE as NEG_LARGE
+from ...centimal import NEG_MEDIUM as NEG_MEDIUM
+from ...centimal import NEG_SMALL as NEG_SMALL
+from ...centimal import ODD as ODD
+from ...centimal import PAIR_BYTES as PAIR_BYTES
+from ...centimal import POS_INF as POS_INF
+from ...centimal import POS_LARGE as POS_LARGE
+from ...centimal import POS_MEDIUM as POS_MEDIUM
+from ...centimal import POS_SMALL as POS_SMALL
+from ...centimal import ZERO as ZERO
+
 NAME: Final = "hbase-orderedbytes"
 
 # -- header bytes (spec §2), ascending --------------------------------------------------------
 
+# The number's class bytes (NEG_INF .. POS_INF, medium 0x13 - E and 0x17 + E for
+# 1 <= E <= 10), its exponent varint and its mantissa are SQLite4's: lexcodecs/centimal.py.
 NULL: Final = 0x05
-NEG_INF: Final = 0x07
-NEG_LARGE: Final = 0x08
-NEG_MEDIUM: Final = 0x13  # 0x13 - E for 1 <= E <= 10
-NEG_SMALL: Final = 0x14
-ZERO: Final = 0x15
-POS_SMALL: Final = 0x16
-POS_MEDIUM: Final = 0x17  # 0x17 + E for 1 <= E <= 10
-POS_LARGE: Final = 0x22
-POS_INF: Final = 0x23
 NAN: Final = 0x26
 FIXED_INT8, FIXED_INT16, FIXED_INT32, FIXED_INT64 = 0x29, 0x2A, 0x2B, 0x2C
 FIXED_FLOAT32, FIXED_FLOAT64 = 0x30, 0x31
@@ -66,7 +76,7 @@ BLOB_COPY: Final = 0x38
 TERMINATOR: Final = 0x00
 
 #: the medium classes hold 1 <= E <= MEDIUM_MAX_E; E = 0 (headers 13 and 17) is never written
-MEDIUM_MAX_E: Final = 10
+MEDIUM_MIN_E: Final = 1
 
 #: ascending header -> what it is, for messages and ``inspect``
 HEADER_NAMES: Final[dict[int, str]] = {
@@ -171,25 +181,8 @@ FIELD_TYPES: Final = frozenset(t for t, _ in FIELD_KINDS)
 #: the ``api`` codec option: each field's ``DataType.encode`` in turn, or ``Struct``
 API_TYPES, API_STRUCT = "types", "struct"
 
-# -- translate tables of the reference code (as sqlite4's: digit pairs via bytes.hex) ----------
+# -- translate tables of the reference code (the mantissa's are centimal.py's) ----------------
 
-PAIR_BYTES: Final = [16 * (d // 10) + d % 10 for d in range(100)]
-
-
-def _mantissa_tables() -> tuple[bytes, bytes]:
-    odd, last = bytearray(256), bytearray(256)
-    for d, h in enumerate(PAIR_BYTES):
-        odd[h] = 2 * d + 1
-        last[h] = 2 * d
-    return bytes(odd), bytes(last)
-
-
-#: digit pair byte (0xab for the digits "ab") -> M byte ``2d+1``, and the last M byte ``2d``
-ODD, LAST = _mantissa_tables()
-#: M byte (ascending, <= c7) -> its digit pair byte, for ``bytes.hex()``
-DIGIT_PAIR: Final = bytes(PAIR_BYTES[b >> 1] if b <= 0xC7 else 0 for b in range(256))
-#: even bytes -> 00, odd -> 01: ``find(0)`` on the translation is the end of an ascending M
-EVEN_MARK: Final = bytes(b & 1 for b in range(256))
 #: bytes with bit 7 clear -> 00: ``find(0)`` on the translation is the last BlobVar group
 GROUP_MARK: Final = bytes(b >> 7 for b in range(256))
 #: byte -> its 8 bits as text, and its low 7 bits as text (BlobVar groups, through strings)

@@ -18,8 +18,9 @@ goes to the reference methods, which give the same bytes or raise the typed erro
 module never shapes an error and lets none of its own escape. ``lexcodecs._impl.HANDOVERS`` counts the
 hand-overs.
 
-Numbers are exact, as in the reference: an int through its digits (C arithmetic up to 64
-bits, ``str()`` beyond), a float through its shortest repr (``PyOS_double_to_string``, the
+Numbers are exact, as in the reference: an int through its digits (up to 64 bits the
+number layout of ``lexcodecs/_centimal.pxi``, shared with HBase and the columnar kernel;
+``str()`` beyond), a float through its shortest repr (Ryu, ``lexcodecs/_shortest.pxi``: the
 digits of ``repr()``), a Decimal through ``str()`` -- libmpdec's to-scientific-string, the
 sign, coefficient digits and exponent of ``as_tuple()`` spelled out, with no rounding and no
 context (but the case of the ``E``) -- because ``as_tuple()`` costs a named-tuple call, 13
@@ -51,25 +52,26 @@ from libc.string cimport memchr, memcmp
 
 from lexcodecs._engine cimport (
     Buf, PyLong_AsLongLongAndOverflow, buf_bytes, buf_free, buf_grow, buf_init, buf_invert,
-    buf_put, buf_put_n, int64_of, uint64_of, utf8_of, values_of,
+    buf_put, buf_put_n, buf_room, int64_of, uint64_of, utf8_of, values_of,
 )
 
 from lexcodecs.codecs.sqlite4._format cimport (
     BINARY as H_BINARY, FINAL_BINARY as H_FINAL, INT_FROM_STR_DIGITS, INT_VIA_DECIMAL_BITS,
     INT_VIA_STR_BITS, KIND_BYTES as K_BYTES, KIND_DECIMAL as K_DECIMAL, KIND_FINAL as K_FINAL,
     KIND_FLOAT64 as K_FLOAT64, KIND_INT as K_INT, KIND_STRING as K_STRING, MAX_INT_DIGITS,
-    MEDIUM_MAX_E, NAN as H_NAN, NEG_INF as H_NEG_INF, NEG_LARGE as H_NEG_LARGE,
-    NEG_MEDIUM as H_NEG_MEDIUM, NEG_SMALL as H_NEG_SMALL, NULL_ as H_NULL, POS_INF as H_POS_INF,
-    POS_LARGE as H_POS_LARGE, POS_MEDIUM as H_POS_MEDIUM, POS_SMALL as H_POS_SMALL,
-    TEXT as H_TEXT, ZERO as H_ZERO,
+    MEDIUM_MIN_E, NAN as H_NAN, NULL_ as H_NULL, TEXT as H_TEXT,
+)
+# the number's class bytes: lexcodecs/centimal.py's (sqlite4's format.py re-exports them)
+from lexcodecs._centimal_format cimport (
+    MEDIUM_MAX_E, NEG_INF as H_NEG_INF, NEG_LARGE as H_NEG_LARGE, NEG_MEDIUM as H_NEG_MEDIUM,
+    NEG_SMALL as H_NEG_SMALL, POS_INF as H_POS_INF, POS_LARGE as H_POS_LARGE,
+    POS_MEDIUM as H_POS_MEDIUM, POS_SMALL as H_POS_SMALL, ZERO as H_ZERO,
 )
 
 from .codec import BoundSqlite4
 from lexcodecs._impl import HANDOVERS
 
 cdef extern from "Python.h":
-    char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
-                                int *ptype) except NULL
     double PyOS_string_to_double(const char *s, char **endptr,
                                  PyObject *overflow_exception) except? -1.0
     PyObject *PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
@@ -118,6 +120,11 @@ ctypedef struct FieldC:
     long long lo
     unsigned long long hi
 
+
+# the layouts below the codecs: Ryu's shortest digits, then the base-100 number
+include "../../_shortest.pxi"
+_shortest_init()
+include "../../_centimal.pxi"
 
 include "_write.pxi"
 include "_read.pxi"

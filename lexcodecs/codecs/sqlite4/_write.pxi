@@ -5,71 +5,21 @@
 
 # -- writing --------------------------------------------------------------------------------
 
-cdef inline int put_varint(Buf *b, unsigned long long v, unsigned char mask) except -1:
-    """The varint of *v* (spec §3), each byte ^ *mask*."""
-    cdef unsigned char t[9]
-    cdef int k, size, i
-    if v <= 240:
-        t[0] = <unsigned char> v
-        k = 1
-    elif v <= 2287:
-        v -= 240
-        t[0] = <unsigned char> (v // 256 + 241)
-        t[1] = <unsigned char> (v % 256)
-        k = 2
-    elif v <= 67823:
-        v -= 2288
-        t[0] = 249
-        t[1] = <unsigned char> (v // 256)
-        t[2] = <unsigned char> (v % 256)
-        k = 3
-    else:
-        size = 3
-        while size < 8 and (v >> (8 * size)) != 0:
-            size += 1
-        t[0] = <unsigned char> (247 + size)
-        for i in range(size):
-            t[1 + i] = <unsigned char> (v >> (8 * (size - 1 - i)))
-        k = size + 1
-    for i in range(k):
-        buf_put(b, t[i] ^ mask)
-    return 0
-
+# The number's layout (class byte, exponent varint, centimal digits) is lexcodecs/_centimal.pxi,
+# shared with hbase-orderedbytes and the columnar kernel: these wrappers give it room in the Buf.
 
 cdef inline int put_header(Buf *b, bint neg, long long e) except -1:
     """The class byte of +-0.M x 100**e, and its exponent varint (large and small)."""
-    cdef unsigned char m = 0xFF if neg else 0
-    if 0 <= e <= MEDIUM_MAX_E:
-        buf_put(b, <unsigned char> (H_NEG_MEDIUM - e if neg else H_POS_MEDIUM + e))
-    elif e > MEDIUM_MAX_E:
-        buf_put(b, H_NEG_LARGE if neg else H_POS_LARGE)
-        put_varint(b, <unsigned long long> e, m)
-    else:
-        buf_put(b, H_NEG_SMALL if neg else H_POS_SMALL)
-        put_varint(b, <unsigned long long> (-e), m ^ 0xFF)
+    buf_room(b, CENT_ROOM)
+    b.n = cent_head(b.p + b.n, neg, e, MEDIUM_MIN_E) - b.p
     return 0
 
 
-cdef int put_u64(Buf *b, bint neg, unsigned long long u) except -1:
-    """An integer of magnitude *u*: its centimal digits by C arithmetic."""
-    cdef unsigned char low[10]
-    cdef int n = 0, skip = 0, i
-    cdef unsigned char m = 0xFF if neg else 0
-    if u == 0:
-        buf_put(b, H_ZERO)
-        return 1
-    while u:
-        low[n] = <unsigned char> (u % 100)
-        u //= 100
-        n += 1
-    while low[skip] == 0:  # trailing zero digits are not written
-        skip += 1
-    put_header(b, neg, n)
-    if b.n + n > b.cap:
-        buf_grow(b, n)
-    for i in range(n - 1, skip - 1, -1):
-        b.p[b.n] = (2 * low[i] + (i > skip)) ^ m
-        b.n += 1
+cdef inline int put_i64(Buf *b, bint neg, unsigned long long u) except -1:
+    """An integer of 64 bits, *u* its two's complement (*neg*: it is negative): its
+    centimal digits by :func:`cent_int`."""
+    buf_room(b, CENT_ROOM)
+    b.n = cent_int(b.p + b.n, neg, u, 0) - b.p
     return 1
 
 
@@ -101,11 +51,9 @@ cdef int put_int(Buf *b, object v) except -1:
     cdef unsigned long long u
     x = PyLong_AsLongLongAndOverflow(v, &overflow)
     if overflow == 0:
-        if x < 0:
-            return put_u64(b, 1, <unsigned long long> (-(x + 1)) + 1)
-        return put_u64(b, 0, <unsigned long long> x)
+        return put_i64(b, x < 0, <unsigned long long> x)
     if overflow > 0 and uint64_of(v, &u):
-        return put_u64(b, 0, u)
+        return put_i64(b, 0, u)
     return put_big_int(b, v, overflow < 0)
 
 
@@ -135,13 +83,8 @@ cdef int put_big_int(Buf *b, object v, bint neg) except -1:
 
 
 cdef int put_float(Buf *b, double x) except -1:
-    """A float as the decimal of its shortest repr (spec §11)."""
-    cdef char *r
-    cdef const char *c
-    cdef char digits[48]
-    cdef int nd = 0, whole = 0, lead = 0, seen_point = 0, exp_neg = 0
-    cdef long long point, exponent = 0
-    cdef bint neg
+    """A float as the decimal of its shortest repr (spec §11): Ryu's digits, the number by
+    :func:`cent_float`."""
     if x != x:
         buf_put(b, H_NAN)
         return 1
@@ -151,38 +94,9 @@ cdef int put_float(Buf *b, double x) except -1:
     if isinf(x):
         buf_put(b, H_POS_INF if x > 0 else H_NEG_INF)
         return 1
-    r = PyOS_double_to_string(x, b'r', 0, 0, NULL)
-    c = r
-    neg = c[0] == 45  # '-'
-    if neg:
-        c += 1
-    while c[0] != 0 and c[0] != 101:  # up to 'e'
-        if c[0] == 46:  # '.'
-            seen_point = 1
-        else:
-            if nd >= 40:  # never: repr writes at most 17 digits and 4 leading zeros
-                PyMem_Free(r)
-                return 0
-            digits[nd] = c[0]
-            nd += 1
-            if not seen_point:
-                whole += 1
-        c += 1
-    if c[0] == 101:
-        c += 1
-        if c[0] == 45 or c[0] == 43:
-            exp_neg = c[0] == 45
-            c += 1
-        while c[0] != 0:
-            exponent = 10 * exponent + (c[0] - 48)
-            c += 1
-    PyMem_Free(r)
-    point = whole + (-exponent if exp_neg else exponent)
-    while lead < nd and digits[lead] == 48:
-        lead += 1
-    while nd > lead and digits[nd - 1] == 48:
-        nd -= 1
-    return put_digits(b, neg, digits + lead, nd - lead, point - lead)
+    buf_room(b, CENT_ROOM)
+    b.n = cent_float(b.p + b.n, x, MEDIUM_MIN_E) - b.p
+    return 1
 
 
 cdef int put_int_as_float(Buf *b, object v) except -1:
@@ -343,11 +257,9 @@ cdef int put_value(Buf *b, object v, FieldC *f) except -1:
         if int64_of(v, &x):
             if x < f.lo or (x > 0 and <unsigned long long> x > f.hi):
                 return 0
-            if x < 0:
-                return put_u64(b, 1, <unsigned long long> (-(x + 1)) + 1)
-            return put_u64(b, 0, <unsigned long long> x)
+            return put_i64(b, x < 0, <unsigned long long> x)
         if uint64_of(v, &u) and u <= f.hi:
-            return put_u64(b, 0, u)
+            return put_i64(b, 0, u)
         return 0
     if kind == K_STRING:
         return put_text(b, v)

@@ -77,7 +77,7 @@ def columnar_piece(field: Field) -> Piece | None:
     (``25``, 7-bit groups, ``00``); None for any other field (the row API writes it)."""
     t = field.type
     if t in INT_TYPES or t == "int":
-        piece = Piece(WRITERS["sqlite4_int"], 0, 0, b"", b"", *int_range(t))
+        piece = Piece(WRITERS["centimal_int"], 0, 0, b"", b"", *int_range(t))
     elif t == "float64":
         piece = Piece(WRITERS["sqlite4_float"], 8)
     elif t == "string":

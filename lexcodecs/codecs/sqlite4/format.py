@@ -29,26 +29,44 @@ has sign bugs) and strict: only the canonical form the encoder writes decodes.
 
 This module holds the format's numbers only. The readable encoder and decoder are in
 ``reference_encode.py`` / ``reference_decode.py``; the compiled module ``_compiled.pyx``
-repeats the constants it needs in ``cdef enum`` s (``test_sqlite4_differential.py`` checks the
-kinds; every vector, run on both implementations, checks the bytes).
+cimports these constants from the ``_format.pxd`` the build writes (and the number's from
+``lexcodecs/_centimal_format.pxd``).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+# the number's class bytes, exponent varint and mantissa tables: this format's too
+from ...centimal import DIGIT_PAIR as DIGIT_PAIR
+from ...centimal import EVEN_MARK as EVEN_MARK
+from ...centimal import MEDIUM_MAX_E as MEDIUM_MAX_E
+from ...centimal import NEG_INF as NEG_INF
+from ...centimal import NEG_LARGE as NEG_LARGE
+from ...centimal import NEG_MEDIUM as NEG_MEDIUM
+from ...centimal import NEG_SMALL as NEG_SMALL
+from ...centimal import PAIR_BYTES as PAIR_BYTES
+from ...centimal import POS_INF as POS_INF
+from ...centimal import POS_LARGE as POS_LARGE
+from ...centimal import POS_MEDIUM as POS_MEDIUM
+from ...centimal import POS_SMALL as POS_SMALL
+from ...centimal import VARINT_1 as VARINT_1
+from ...centimal import VARINT_2 as VARINT_2
+from ...centimal import VARINT_3 as VARINT_3
+from ...centimal import VARINT_MAX as VARINT_MAX
+from ...centimal import ZERO as ZERO
 from ...types import INT_TYPES
 
 NAME: Final = "sqlite4"
 
 # -- header bytes (spec §2, §5) -------------------------------------------------------------
 
-NULL, NAN, NEG_INF, NEG_LARGE, NEG_SMALL, ZERO = 0x05, 0x06, 0x07, 0x08, 0x14, 0x15
-POS_SMALL, POS_MEDIUM, POS_LARGE, POS_INF = 0x16, 0x17, 0x22, 0x23
-NEG_MEDIUM: Final = 0x13  # 0x13 - E for 0 <= E <= 10
+# The number's class bytes (NEG_INF .. POS_INF), its medium classes' largest E and its
+# exponent varint are lexcodecs/centimal.py's, shared with hbase-orderedbytes.
+NULL, NAN = 0x05, 0x06
 TEXT, BINARY, FINAL_BINARY = 0x24, 0x25, 0x26
-#: the largest E of the medium classes
-MEDIUM_MAX_E: Final = 10
+#: the smallest E of the medium classes (0.01 <= |v| < 1 is medium here, small in HBase)
+MEDIUM_MIN_E: Final = 0
 #: the first and last ascending header bytes
 FIRST_ASC, LAST_ASC = NULL, FINAL_BINARY
 #: the descending header bytes: every ascending one but the final binary, complemented
@@ -81,12 +99,6 @@ INT_VIA_DECIMAL_BITS: Final = 34_000
 #: through ``Decimal`` (``int(str)`` is quadratic)
 INT_FROM_STR_DIGITS: Final = 4000
 
-# -- varint (spec §3) -----------------------------------------------------------------------
-
-VARINT_MAX: Final = 2**64 - 1
-#: the largest value of the one-, two- and three-byte forms
-VARINT_1, VARINT_2, VARINT_3 = 240, 2287, 67823
-
 # -- field kinds: the plan's code for each schema field ------------------------------------
 #
 # A bound schema is a list of (kind, descending, lo, hi): the reference picks its writer and
@@ -115,9 +127,6 @@ KIND_HEADERS: Final[dict[int, frozenset[int]]] = {
 # ``translate`` maps that byte to ``2(10a+b)+1``; decoding runs the same tables backwards and
 # reads the digits with ``bytes.hex``.
 
-PAIR_BYTES: Final = [16 * (d // 10) + d % 10 for d in range(100)]
-
-
 def _mantissa_tables() -> tuple[bytes, bytes, list[bytes], list[bytes]]:
     odd, neg_odd = bytearray(256), bytearray(256)
     last, neg_last = [b""] * 256, [b""] * 256
@@ -132,10 +141,6 @@ def _mantissa_tables() -> tuple[bytes, bytes, list[bytes], list[bytes]]:
 #: digit pair byte -> M byte of a digit that is not the last (``2d+1``), and complemented;
 #: digit pair byte -> the last M byte (``2d``), and complemented
 ODD, NEG_ODD, LAST, NEG_LAST = _mantissa_tables()
-#: M byte (ascending, <= c7) -> its digit written as the byte 16a+b, for bytes.hex()
-DIGIT_PAIR: Final = bytes(PAIR_BYTES[b >> 1] if b <= 0xC7 else 0 for b in range(256))
-#: even bytes -> 00, odd -> 01: ``find(0)`` on the translation is the end of an ascending M
-EVEN_MARK: Final = bytes(b & 1 for b in range(256))
 #: bytes below 80 -> 00, the others -> 01: ``find(0)`` is the end of a binary's groups
 GROUP_MARK: Final = bytes(b >> 7 for b in range(256))
 LOW7: Final = bytes(b & 0x7F for b in range(256))
