@@ -17,8 +17,8 @@ through the kernel (``lexcodecs/columnar/_kernel.pyx``, which documents each wri
 bytes. A codec that declares nothing goes through its row API, a batch at a time.
 
 Writers with their own shape are named for their codec (fdb-tuple's variable-length ints,
-orderly's var-ints, sqlite4's floats) or for the layout codecs share (``centimal_int``: the
-base-100 number of an integer, sqlite4's and HBase's).
+orderly's var-ints, orderedcode's items, sqlite4's floats) or for the layout codecs share
+(``centimal_int``: the base-100 number of an integer, sqlite4's and HBase's).
 """
 
 from __future__ import annotations
@@ -34,25 +34,27 @@ from .types import INT_TYPES
 __all__ = ["BODY_MAX", "FLAGS", "FLOAT_WRITERS", "INT64_MIN", "INT_WRITERS", "NO_LAYOUT",
            "UINT64_MAX", "WRITERS", "CodecPieces", "Piece", "int_range"]
 
-#: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``)
+#: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``): the integers, then the floats
 WRITERS: Final[dict[str, int]] = {
-    "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "centimal_int": 5, "float": 6,
-    "sqlite4_float": 7, "bool": 8, "bytes": 9,
+    "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "orderedcode_int": 5,
+    "centimal_int": 6, "float": 7, "orderedcode_float": 8, "sqlite4_float": 9, "bool": 10,
+    "bytes": 11,
 }
-INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5})
+INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6})
 #: writer kind -> the most body bytes it writes (None: the piece's width): an fdb-tuple int
-#: is a code and up to 8 bytes, an orderly var-int at most 9, a sqlite4 integer a header and
-#: 10 centimal digits, a sqlite4 float a header, an exponent varint and at most 10 digits; a
-#: string's width is what it writes beside its data (the kernel adds the data's bytes)
-BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 11, 6: None,
-                                          7: 16, 8: 1, 9: None}
-FLOAT_WRITERS: Final = frozenset({6, 7})
+#: is a code and up to 8 bytes, an orderly var-int at most 9, an orderedcode int64 10, a
+#: centimal integer a header and 10 centimal digits, a sqlite4 float a header, an exponent
+#: varint and at most 10 digits; a string's width is what it writes beside its data (the
+#: kernel adds the data's bytes)
+BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 11,
+                                          7: None, 8: 10, 9: 16, 10: 1, 11: None}
+FLOAT_WRITERS: Final = frozenset({7, 8, 9})
 
 #: the kernel's flags (``F_*``)
 FLAGS: Final[dict[str, int]] = {
     "signflip": 1, "invert": 2, "literal": 4, "plus1": 8, "float32": 16, "signed": 32,
     "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
-    "bcd": 2048, "seven_last": 4096,
+    "bcd": 2048, "seven_last": 4096, "escape_ff": 8192,
 }
 
 INT64_MIN: Final = -(2**63)

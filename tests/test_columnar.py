@@ -30,8 +30,8 @@ from lexcodecs.columnar import arrow as columnar  # noqa: E402
 from lexcodecs.columnar import decode_arrow, encode_arrow, kernel_available, pieces  # noqa: E402
 from lexcodecs.pieces import CodecPieces  # noqa: E402
 
-BUILT_IN = ["fdb-tuple", "hbase-orderedbytes", "lexkey", "lexkey-legacy", "orderly", "skv",
-            "sqlite4"]
+BUILT_IN = ["fdb-tuple", "hbase-orderedbytes", "lexkey", "lexkey-legacy", "orderedcode", "orderly",
+            "skv", "sqlite4"]
 
 
 def _pieces(name: str) -> CodecPieces:

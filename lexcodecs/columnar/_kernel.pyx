@@ -42,12 +42,16 @@ BE        big-endian in ``width`` bytes; ``F_SIGNFLIP`` flips the top bit (lexke
 SKV_INT   skv's signed int: sign byte ``02``/``03``, then ``v`` or ``2**N - 1 + v``
 FDB_INT   fdb-tuple: code ``0x14 ± n``, then ``n`` big-endian bytes (ones' complement if < 0)
 VARINT    orderly's var-int (spec §5, no reserved bits): header with sign, length, top bits
+OC_INT    orderedcode's int64 (``F_SIGNED``: k one-bits, a zero, the value; ~x inverted if < 0)
+          or uint64 (a length byte, the big-endian bytes): ``codecs/orderedcode/_layout.pxi``
 CENT_INT  the base-100 number of an integer (sqlite4's, HBase's): medium class header,
           centimal mantissa (``lexcodecs/_centimal.pxi``)
 FLOAT     IEEE order transform (``F_LITERAL``: lexkey's "x < 0" rule; ``F_PLUS1``: orderly)
+OC_FLT    orderedcode's float64: the int64 of its bits (``MinInt64 - bits`` if negative)
 SQ4_FLT   sqlite4's number of a float: the digits of its shortest repr (Ryu)
 BOOL      one byte, ``b_false`` or ``b_true``
-BYTES     a string's or binary's data: raw, ``00`` escaped ``00 ff`` (``F_ESC00``), ``00`` refused
+BYTES     a string's or binary's data: raw, ``00`` escaped ``00 ff`` (``F_ESC00``; with ``F_ESCFF``
+          ``ff`` escaped ``ff 00`` too: orderedcode's), ``00`` refused
           (``F_NO00``), each byte + 2 (``F_PLUS2``), 7-bit groups (``F_SEVEN``; HBase's BlobVar
           with ``F_SEVEN_LAST``: the last group's bit 7 clear, ``00`` for none), packed BCD
           (``F_BCD``)
@@ -74,6 +78,8 @@ from lexcodecs._raw cimport (
 include "../_shortest.pxi"
 _shortest_init()
 include "../_centimal.pxi"
+# orderedcode's items
+include "../codecs/orderedcode/_layout.pxi"
 from lexcodecs.codecs.sqlite4._format cimport MEDIUM_MIN_E as SQ4_MEDIUM_MIN_E
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
@@ -94,17 +100,19 @@ cdef enum:
     S_TIME64 = 14
     S_TIME32 = 15
 
-# writers (pieces.WRITERS)
+# writers (pieces.WRITERS): the integers first, then the floats (dispatch goes by <=)
 cdef enum:
     W_BE = 1
     W_SKV_INT = 2
     W_FDB_INT = 3
     W_VARINT = 4
-    W_CENT_INT = 5
-    W_FLOAT = 6
-    W_SQ4_FLT = 7
-    W_BOOL = 8
-    W_BYTES = 9
+    W_OC_INT = 5
+    W_CENT_INT = 6
+    W_FLOAT = 7
+    W_OC_FLT = 8
+    W_SQ4_FLT = 9
+    W_BOOL = 10
+    W_BYTES = 11
 
 # flags (pieces.FLAGS)
 cdef enum:
@@ -121,6 +129,7 @@ cdef enum:
     F_SEVEN = 1024
     F_BCD = 2048
     F_SEVEN_LAST = 4096
+    F_ESCFF = 8192
 
 #: the most bytes one field's piece can take, NULL aside (each plan row gives its own bound)
 cdef enum:
@@ -426,6 +435,8 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         return p + size
     if f.flags & F_SEVEN:
         return _seven(p, src, size)
+    if f.flags & F_ESCFF:  # orderedcode: 00 and ff each followed by its complement
+        return oc_escaped(p, src, size)
     if f.flags & (F_ESC00 | F_NO00):
         zero = <const uint8_t*>memchr(src, 0, size)
         if zero != NULL and f.flags & F_NO00:
@@ -457,6 +468,23 @@ cdef inline uint8_t* _fdb_int(uint8_t* p, bint vsigned, uint64_t neg, uint64_t u
     return raw_be(p + 1, (u - neg) ^ inv, n)
 
 
+cdef inline uint8_t* _oc_int(uint8_t* p, bint signed, uint64_t neg, uint64_t u,
+                             uint64_t inv) noexcept nogil:
+    """orderedcode's integer (``_layout.pxi``): an int64 field's item (*signed*) or a uint64
+    field's (its range keeps a negative out)."""
+    if signed:
+        return oc_int64(p, 0 - neg, u, inv)
+    return oc_uint64(p, u, inv)
+
+
+cdef inline uint8_t* _oc_float(uint8_t* p, double x, uint64_t inv) noexcept nogil:
+    """orderedcode's float64 item: the int64 of its bits (``_layout.pxi``)."""
+    cdef uint64_t u
+    memcpy(&u, &x, 8)
+    u = oc_float_bits(u)
+    return oc_int64(p, 0 - (u >> 63), u, inv)
+
+
 cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int width,
                                bint signflip, bint vsigned, bint neg,
                                uint64_t u) noexcept nogil:
@@ -472,6 +500,8 @@ cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int widt
         return _fdb_int(p, vsigned, neg, u, 0)
     if writer <= W_VARINT:
         return _varint_t(&f.vt, p, neg, u, 0)
+    if writer <= W_OC_INT:
+        return _oc_int(p, f.flags & F_SIGNED, neg, u, 0)
     return cent_int(p, neg, u, 0)
 
 
@@ -508,6 +538,8 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             return NULL
         if f.writer <= W_FLOAT:
             p = _float(f, p, x, 0)
+        elif f.writer <= W_OC_FLT:
+            p = _oc_float(p, x, 0)
         else:
             p = _sq4_number(p, x)
     elif f.writer <= W_BOOL:
@@ -818,6 +850,8 @@ ctypedef struct _FdbInt:
     char unused
 ctypedef struct _Varint:
     char unused
+ctypedef struct _OcInt:
+    char unused
 ctypedef struct _Sq4Int:
     char unused
 ctypedef fused IntWriter:
@@ -825,6 +859,7 @@ ctypedef fused IntWriter:
     _SkvInt
     _FdbInt
     _Varint
+    _OcInt
     _Sq4Int
 
 
@@ -844,6 +879,7 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
     cdef uint8_t sufx[4]
     cdef FieldC local = f[0]  # what the writers read, in a copy no store can alias
     cdef VarintT vt = f.vt  # (its own copy: through &local.vt the var-int loop ran 15% slower)
+    cdef bint signed = f.flags & F_SIGNED
     cdef Sink s = into[0]
     for k in range(4):  # inverted for a descending field, as its bytes are (see _column)
         pre[k] = f.pre[k] ^ <uint8_t>inv
@@ -877,6 +913,8 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
             p = _varint_t(&vt, p, neg, u, inv)
             if p == NULL:
                 return -1
+        elif IntWriter is _OcInt:
+            p = _oc_int(p, signed, neg, u, inv)
         else:
             p = cent_int(p, <bint>neg, u, inv)
         if Way is _Checked:
@@ -928,6 +966,8 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         return _int_column(f, into, c, m, way, <_FdbInt*>NULL)
     if writer == W_VARINT:
         return _int_column(f, into, c, m, way, <_Varint*>NULL)
+    if writer == W_OC_INT:
+        return _int_column(f, into, c, m, way, <_OcInt*>NULL)
     if writer == W_CENT_INT:
         return _int_column(f, into, c, m, way, <_Sq4Int*>NULL)
     if writer == W_SQ4_FLT:
@@ -1149,7 +1189,7 @@ cdef Py_ssize_t _all_in_place(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
 cdef Py_ssize_t _number_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                                 uint8_t* out, int32_t* ends) noexcept nogil:
     """:func:`_number_rows` when every field is an integer of one variable-length writer
-    (fdb-tuple's, orderly's var-int, sqlite4's) or an IEEE float, each from a column without
+    (fdb-tuple's, orderly's var-int, orderedcode's, sqlite4's) or an IEEE float, each from a column without
     NULLs, the integers without checks, prefixes or suffixes (:func:`_plain`); else -1. (Its
     caller sends only codecs without a separator.)"""
     cdef Py_ssize_t j
@@ -1213,6 +1253,8 @@ cdef Py_ssize_t _number_writer(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n
         return _number_rows(fields, nf, n, out, ends, <_FdbInt*>NULL, kinds)
     if writer == W_VARINT:
         return _number_rows(fields, nf, n, out, ends, <_Varint*>NULL, kinds)
+    if writer == W_OC_INT:
+        return _number_rows(fields, nf, n, out, ends, <_OcInt*>NULL, kinds)
     if writer == W_CENT_INT:
         return _number_rows(fields, nf, n, out, ends, <_Sq4Int*>NULL, kinds)
     return -1
@@ -1291,6 +1333,8 @@ cdef inline uint8_t* _number_one(uint8_t* p, const RowField* r, Py_ssize_t k,
         return _fdb_int(p, <bint>r.f.vsigned, neg, u, r.inv)
     elif IntWriter is _Varint:
         return _varint_t(&r.f.vt, p, neg, u, r.inv)
+    elif IntWriter is _OcInt:
+        return _oc_int(p, r.f.flags & F_SIGNED, neg, u, r.inv)
     else:
         return cent_int(p, <bint>neg, u, r.inv)
 
@@ -1337,7 +1381,8 @@ cdef Py_ssize_t _bound(list plan, FieldC* fields, Py_ssize_t n, int nsep,
         row_max += max(fields[j].maxlen, fields[j].nnull) + nsep
         if fields[j].writer == W_BYTES and n:
             extra += _data_size(&fields[j], n) * (
-                2 if fields[j].flags & (F_ESC00 | F_SEVEN | F_SEVEN_LAST | F_BCD) else 1)
+                2 if fields[j].flags & (F_ESC00 | F_ESCFF | F_SEVEN | F_SEVEN_LAST | F_BCD)
+                else 1)
     if overrides:
         extra += sum([len(v) for v in overrides.values()])
     return n * row_max + extra

@@ -24,6 +24,9 @@ orderly         var-int int32/int64/uint32/uint64, float32/64 (order transform +
                 string (UTF-8 bytes + 2, ``01`` unless last), bytes (packed BCD)
 sqlite4         every int type and ``int``, float64 (the digits of its shortest repr),
                 string (``24`` UTF-8 ``00``), bytes (``25``, 7-bit groups, ``00``)
+orderedcode     int64 (k one-bits, a zero, the value), uint64 (length, big-endian),
+                float64 (the int64 of its bits), string and bytes (``00`` and ``ff``
+                escaped, then ``00 01``)
 hbase-          int8..64 (``29``..``2c``, sign bit flipped), float32/64 (``30``/``31``),
 orderedbytes    ``int`` (sqlite4's base-100 integer), string (``34`` UTF-8 ``00``),
                 bytes (BlobVar: ``37``, 7-bit groups, the last with bit 7 clear)

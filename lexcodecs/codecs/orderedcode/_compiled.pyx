@@ -35,12 +35,16 @@ from cpython.ref cimport Py_INCREF
 from cpython.sequence cimport PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_CheckExact, PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_CheckExact, PyUnicode_DecodeUTF8
-from libc.stdint cimport INT64_MIN
+from libc.stdint cimport INT64_MIN, uint64_t
 
 from lexcodecs._engine cimport (
     Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put,
-    buf_put_be, buf_put_n, double_bits, get_be, int64_of, uint64_of, utf8_of,
+    buf_put_be, buf_put_n, buf_room, double_bits, get_be, int64_of, uint64_of, utf8_of,
 )
+from lexcodecs._raw cimport SLACK
+
+# the items' bytes, over raw buffers: shared with the columnar kernel
+include "_layout.pxi"
 
 from lexcodecs.types import INFINITY, Float32, InfinitySentinel
 
@@ -70,21 +74,14 @@ cdef str PACKAGE = "orderedcode"
 # -- writing --------------------------------------------------------------------------------
 
 
+# The items' bytes are _layout.pxi's (shared with the columnar kernel): these wrappers give
+# them room in the Buf.
+
 cdef inline int put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
     """A string item: ``00`` -> ``00 ff``, ``ff`` -> ``ff 00``, then ``00 01``."""
-    cdef Py_ssize_t i
-    cdef unsigned char c
     cdef unsigned char *q
-    if b.n + 2 * n + 2 > b.cap:
-        buf_grow(b, 2 * n + 2)
-    q = b.p + b.n
-    for i in range(n):
-        c = s[i]
-        q[0] = c
-        q += 1
-        if ((c + 1) & 0xFE) == 0:  # 00 or ff: followed by its complement
-            q[0] = c ^ 0xFF
-            q += 1
+    buf_room(b, 2 * n + 2)
+    q = oc_escaped(b.p + b.n, s, n)
     q[0] = 0x00
     q[1] = 0x01
     b.n = (q + 2) - b.p
@@ -93,32 +90,15 @@ cdef inline int put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n) except
 
 cdef inline int put_int64(Buf *b, long long x) except -1:
     """The int64 item of *x*: the shortest k-byte form of x, or of ~x inverted."""
-    cdef Py_ssize_t start = b.n
-    cdef unsigned long long u = <unsigned long long> (~x if x < 0 else x)
-    cdef int k = 1
-    while k <= 9 and u >= (1ULL << (7 * k - 1)):
-        k += 1
-    if k <= 8:
-        buf_put_be(b, (((1ULL << k) - 1) << (7 * k)) | u, k)
-    elif k == 9:
-        buf_put(b, 0xFF)
-        buf_put_be(b, (1ULL << 63) | u, 8)
-    else:
-        buf_put(b, 0xFF)
-        buf_put(b, 0xC0)
-        buf_put_be(b, u, 8)
-    if x < 0:
-        buf_invert(b, start)
+    buf_room(b, OC_INT64_MAX + SLACK)
+    b.n = oc_int64(b.p + b.n, 0 - <uint64_t>(x < 0), <uint64_t>x, 0) - b.p
     return 0
 
 
 cdef inline int put_uint64(Buf *b, unsigned long long u) except -1:
     """The uint64 item of *u*: its length byte, then its big-endian bytes."""
-    cdef int n = 0
-    while n < 8 and (u >> (8 * n)) != 0:
-        n += 1
-    buf_put(b, <unsigned char> n)
-    buf_put_be(b, u, n)
+    buf_room(b, OC_UINT64_MAX + SLACK)
+    b.n = oc_uint64(b.p + b.n, u, 0) - b.p
     return 0
 
 
@@ -183,10 +163,7 @@ cdef int write_value(Buf *b, const FieldSpec *f, object v) except -1:
     elif kind == FLOAT64:
         if not float_of(v, &d):
             return 0
-        x = <long long> double_bits(d)
-        if x < 0:
-            x = INT64_MIN - x
-        put_int64(b, x)
+        put_int64(b, <long long> oc_float_bits(double_bits(d)))
     else:  # a trailing string: the raw bytes
         if kind == TRAILING_STRING:
             if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):

@@ -39,6 +39,7 @@ from ...codec import (
 )
 from ...errors import DecodeError, LexCodecError
 from ...inspection import Inspection, Part
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
 from . import reference
 from .anomalies import ANOMALIES
@@ -46,6 +47,7 @@ from .format import (
     FIELD_KINDS,
     NAME,
     OPTION_TRAILING,
+    TERMINATOR,
     TRAILING,
     TRAILING_KINDS,
     FieldCode,
@@ -53,7 +55,7 @@ from .format import (
 )
 
 __all__ = ["CAPABILITIES", "PACKAGE", "BoundOrderedCode", "OrderedCodeCodec",
-           "OrderedCodeFieldPlan"]
+           "OrderedCodeFieldPlan", "columnar_piece"]
 
 #: the package of a compiled module (``lexcodecs/codecs/orderedcode/_compiled.pyx``)
 PACKAGE: Final = "orderedcode"
@@ -176,6 +178,25 @@ class BoundOrderedCode(BoundKey):
         return b"".join(out)
 
 
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel: int64 and uint64 items, float64 (the int64 of
+    its bits; a NaN is declined), string and bytes (``00`` and ``ff`` escaped, then ``00
+    01``); a trailing string has an option, so the row API writes it. No NULL: a NULL is
+    the row API's refusal."""
+    t = field.type
+    if t == "int64":
+        piece = Piece(WRITERS["orderedcode_int"], 0, FLAGS["signed"], b"", b"", *int_range(t))
+    elif t == "uint64":
+        piece = Piece(WRITERS["orderedcode_int"], 0, 0, b"", b"", *int_range(t))
+    elif t == "float64":
+        piece = Piece(WRITERS["orderedcode_float"], 8)
+    elif t in ("string", "bytes"):
+        piece = Piece(WRITERS["bytes"], 0, FLAGS["escape_ff"], b"", TERMINATOR)
+    else:
+        return None
+    return piece.descending(field.descending)
+
+
 class OrderedCodeCodec(BaseCodec):
     """Google orderedcode keys (name ``orderedcode``); see ``format.py`` and
     ``specs/orderedcode.md``.
@@ -187,6 +208,7 @@ class OrderedCodeCodec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
     CAPABILITIES: ClassVar[Capabilities] = CAPABILITIES
     FIELD_OPTIONS: ClassVar = {
         OPTION_TRAILING: Option(False, "true: the last field is a TrailingString (raw bytes, "
