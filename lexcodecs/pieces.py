@@ -23,7 +23,7 @@ orderly's var-ints, orderedcode's items, sqlite4's floats) or for the layout cod
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import attrs
@@ -37,18 +37,18 @@ __all__ = ["BODY_MAX", "FLAGS", "FLOAT_WRITERS", "INT64_MIN", "INT_WRITERS", "NO
 #: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``): the integers, then the floats
 WRITERS: Final[dict[str, int]] = {
     "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "orderedcode_int": 5,
-    "centimal_int": 6, "float": 7, "orderedcode_float": 8, "sqlite4_float": 9, "bool": 10,
-    "bytes": 11,
+    "ordered_binary_int": 6, "centimal_int": 7, "float": 8, "orderedcode_float": 9,
+    "ordered_binary_float": 10, "sqlite4_float": 11, "bool": 12, "bytes": 13,
 }
-INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6})
+INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6, 7})
 #: writer kind -> the most body bytes it writes (None: the piece's width): an fdb-tuple int
-#: is a code and up to 8 bytes, an orderly var-int at most 9, an orderedcode int64 10, a
-#: centimal integer a header and 10 centimal digits, a sqlite4 float a header, an exponent
-#: varint and at most 10 digits; a string's width is what it writes beside its data (the
-#: kernel adds the data's bytes)
-BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 11,
-                                          7: None, 8: 10, 9: 16, 10: 1, 11: None}
-FLOAT_WRITERS: Final = frozenset({7, 8, 9})
+#: is a code and up to 8 bytes, an orderly var-int at most 9, an orderedcode int64 10, an
+#: ordered-binary number 9, a centimal integer a header and 10 centimal digits, a sqlite4
+#: float a header, an exponent varint and at most 10 digits; a string's width is what it
+#: writes beside its data (the kernel adds the data's bytes)
+BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 9, 7: 11,
+                                          8: None, 9: 10, 10: 9, 11: 16, 12: 1, 13: None}
+FLOAT_WRITERS: Final = frozenset({8, 9, 10, 11})
 
 #: the kernel's flags (``F_*``)
 FLAGS: Final[dict[str, int]] = {
@@ -109,9 +109,25 @@ def int_range(field_type: str) -> tuple[int, int]:
 @attrs.frozen
 class CodecPieces:
     """A built-in codec as the kernel sees it: the bytes between two fields, each field's
-    piece, and whether a NULL is written only before a non-empty field (orderly's *tail*
-    rule: a trailing run of ascending NULLs writes nothing, ``_rows`` in the kernel)."""
+    piece, whether a NULL is written only before a non-empty field (orderly's *tail* rule: a
+    trailing run of ascending NULLs writes nothing, ``_rows`` in the kernel), and the
+    schemas the pieces hold for (:meth:`holds`)."""
 
     separator: bytes
     piece: Callable[[Field], Piece | None]
     tail: bool = False
+    #: the fewest fields a schema has for these pieces to hold (ordered-binary writes one
+    #: value bare, not as an array: a schema of fewer fields takes the row API)
+    min_fields: int = 1
+    #: the longest key the codec writes (ordered-binary: lmdb-js's 8 KiB buffer, less its
+    #: widest store), or None: a schema whose keys may be longer takes the row API
+    max_key: int | None = None
+
+    def holds(self, pieces: Sequence[Piece]) -> bool:
+        """Whether these pieces (a schema's fields, in order) are the kernel's to write."""
+        if len(pieces) < self.min_fields:
+            return False
+        if self.max_key is None:
+            return True
+        longest = sum(max(p.max_length, len(p.null or b"")) for p in pieces)
+        return longest + len(self.separator) * (len(pieces) - 1) <= self.max_key

@@ -48,6 +48,9 @@ CENT_INT  the base-100 number of an integer (sqlite4's, HBase's): medium class h
           centimal mantissa (``lexcodecs/_centimal.pxi``)
 FLOAT     IEEE order transform (``F_LITERAL``: lexkey's "x < 0" rule; ``F_PLUS1``: orderly)
 OC_FLT    orderedcode's float64: the int64 of its bits (``MinInt64 - bits`` if negative)
+OB_INT    ordered-binary's number of an int (the double it equals; an int no double holds is
+          declined: the row API writes its BigInt form), ``codecs/ordered_binary/_layout.pxi``
+OB_FLT    ordered-binary's number of a float64: ``1 ‖ u ‖ 0`` (``0 ‖ u ^ 7fff… ‖ 0`` if < 0)
 SQ4_FLT   sqlite4's number of a float: the digits of its shortest repr (Ryu)
 BOOL      one byte, ``b_false`` or ``b_true``
 BYTES     a string's or binary's data: raw, ``00`` escaped ``00 ff`` (``F_ESC00``; with ``F_ESCFF``
@@ -78,8 +81,9 @@ from lexcodecs._raw cimport (
 include "../_shortest.pxi"
 _shortest_init()
 include "../_centimal.pxi"
-# orderedcode's items
+# orderedcode's items, ordered-binary's numbers
 include "../codecs/orderedcode/_layout.pxi"
+include "../codecs/ordered_binary/_layout.pxi"
 from lexcodecs.codecs.sqlite4._format cimport MEDIUM_MIN_E as SQ4_MEDIUM_MIN_E
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
@@ -107,12 +111,14 @@ cdef enum:
     W_FDB_INT = 3
     W_VARINT = 4
     W_OC_INT = 5
-    W_CENT_INT = 6
-    W_FLOAT = 7
-    W_OC_FLT = 8
-    W_SQ4_FLT = 9
-    W_BOOL = 10
-    W_BYTES = 11
+    W_OB_INT = 6
+    W_CENT_INT = 7
+    W_FLOAT = 8
+    W_OC_FLT = 9
+    W_OB_FLT = 10
+    W_SQ4_FLT = 11
+    W_BOOL = 12
+    W_BYTES = 13
 
 # flags (pieces.FLAGS)
 cdef enum:
@@ -485,6 +491,29 @@ cdef inline uint8_t* _oc_float(uint8_t* p, double x, uint64_t inv) noexcept nogi
     return oc_int64(p, 0 - (u >> 63), u, inv)
 
 
+cdef inline uint8_t* _ob_int(uint8_t* p, uint64_t neg, uint64_t u) noexcept nogil:
+    """ordered-binary's number of an integer (its 64-bit two's complement *u*, *neg*): the
+    double it equals (``_layout.pxi``); NULL when no double does (the row API writes the
+    double below it and the BigInt remainder)."""
+    cdef double d
+    if neg:
+        d = <double><int64_t>u
+        if d < -9223372036854775808.0 or <int64_t>d != <int64_t>u:
+            return NULL
+    else:
+        d = <double>u
+        if d >= 18446744073709551616.0 or <uint64_t>d != u:
+            return NULL
+    return _ob_float(p, d)
+
+
+cdef inline uint8_t* _ob_float(uint8_t* p, double x) noexcept nogil:
+    """ordered-binary's number of a float that is not NaN (``_layout.pxi``)."""
+    cdef uint64_t bits
+    memcpy(&bits, &x, 8)
+    return ob_number(p, bits, x < 0)
+
+
 cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int width,
                                bint signflip, bint vsigned, bint neg,
                                uint64_t u) noexcept nogil:
@@ -502,6 +531,8 @@ cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int widt
         return _varint_t(&f.vt, p, neg, u, 0)
     if writer <= W_OC_INT:
         return _oc_int(p, f.flags & F_SIGNED, neg, u, 0)
+    if writer <= W_OB_INT:
+        return _ob_int(p, neg, u)
     return cent_int(p, neg, u, 0)
 
 
@@ -540,6 +571,8 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             p = _float(f, p, x, 0)
         elif f.writer <= W_OC_FLT:
             p = _oc_float(p, x, 0)
+        elif f.writer <= W_OB_FLT:
+            p = _ob_float(p, x)
         else:
             p = _sq4_number(p, x)
     elif f.writer <= W_BOOL:
@@ -852,6 +885,8 @@ ctypedef struct _Varint:
     char unused
 ctypedef struct _OcInt:
     char unused
+ctypedef struct _ObInt:
+    char unused
 ctypedef struct _Sq4Int:
     char unused
 ctypedef fused IntWriter:
@@ -860,6 +895,7 @@ ctypedef fused IntWriter:
     _FdbInt
     _Varint
     _OcInt
+    _ObInt
     _Sq4Int
 
 
@@ -915,6 +951,10 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
                 return -1
         elif IntWriter is _OcInt:
             p = _oc_int(p, signed, neg, u, inv)
+        elif IntWriter is _ObInt:
+            p = _ob_int(p, neg, u)
+            if p == NULL:
+                return -1
         else:
             p = cent_int(p, <bint>neg, u, inv)
         if Way is _Checked:
@@ -968,6 +1008,8 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         return _int_column(f, into, c, m, way, <_Varint*>NULL)
     if writer == W_OC_INT:
         return _int_column(f, into, c, m, way, <_OcInt*>NULL)
+    if writer == W_OB_INT:
+        return _int_column(f, into, c, m, way, <_ObInt*>NULL)
     if writer == W_CENT_INT:
         return _int_column(f, into, c, m, way, <_Sq4Int*>NULL)
     if writer == W_SQ4_FLT:
@@ -1043,6 +1085,8 @@ cdef int _fixed_length(const FieldC* f) noexcept nogil:
         body = 4 if f.flags & F_FLOAT32 else 8
     elif f.writer == W_BOOL:
         body = 1
+    elif f.writer == W_OB_FLT or f.writer == W_OB_INT:
+        body = OB_NUMBER
     else:
         return -1
     return f.npre + body + f.nsuf
@@ -1147,6 +1191,24 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
             p = _put(out + k * length + at, pre, npre)
             _be_exact(p, b64 ^ inv, 8)
             _put(p + 8, suf, nsuf)
+    elif writer == W_OB_INT:  # ob_number's stores are exact: 1 byte, then 8
+        for k in range(n):
+            u = _int_at(values, vsize, vsigned, k + off, &neg)
+            p = _put(out + k * length + at, pre, npre)
+            if _ob_int(p, neg, u) == NULL:
+                return -1
+            _put(p + OB_NUMBER, suf, nsuf)
+    elif writer == W_OB_FLT:
+        for k in range(n):
+            if src32:
+                x = (<const float*>values)[k + off]
+            else:
+                x = (<const double*>values)[k + off]
+            if x != x:
+                return -1
+            p = _put(out + k * length + at, pre, npre)
+            _ob_float(p, x)
+            _put(p + OB_NUMBER, suf, nsuf)
     else:  # W_BOOL
         for k in range(n):
             i = k + off

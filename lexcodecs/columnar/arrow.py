@@ -260,6 +260,7 @@ def _layout(codec: Codec, declared: CodecPieces, schema: KeySchema,
     batches pays for the pieces, the sources and the NULL bytes once (they took most of a
     call's 23 µs, and up to ten times that with the caches cold after other work)."""
     out: list[_Layout] = []
+    used: list[Piece] = []
     for f, (kind, nulls) in zip(schema.fields, kinds):
         piece = pieces.piece_of(declared, f)
         source = _source(kind)
@@ -270,7 +271,8 @@ def _layout(codec: Codec, declared: CodecPieces, schema: KeySchema,
                     (piece.writer, piece.width, piece.flags, piece.lo, piece.hi, piece.prefix,
                      piece.suffix, null, *piece.bools, piece.layout, piece.max_length),
                     (source[1], source[2])))
-    return tuple(out)
+        used.append(piece)
+    return tuple(out) if declared.holds(used) else None
 
 
 def _plan(codec: Codec, declared: CodecPieces | None, schema: KeySchema, columns: list[Any]

@@ -37,9 +37,13 @@ from libc.math cimport isfinite, floor
 from libc.string cimport memcmp
 
 from lexcodecs._engine cimport (
-    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_put, buf_put_n,
+    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_put, buf_put_n, buf_room,
     double_bits, utf8_of, values_of,
 )
+from lexcodecs._raw cimport SLACK
+
+# the numbers' bytes, over raw buffers: shared with the columnar kernel
+include "_layout.pxi"
 
 from lexcodecs._impl import HANDOVERS
 from lexcodecs.codecs.ordered_binary import format as _format

@@ -15,16 +15,6 @@ cdef inline unsigned long long shl(unsigned long long n, int by) noexcept:
     return n >> (-by) if by > -64 else 0
 
 
-cdef inline void nine_bytes(unsigned char *t, unsigned long long bits, bint negative) noexcept:
-    """The 9-byte form: ``1‖u‖0``, or ``0‖(u ^ mask)‖0`` for a negative number."""
-    cdef unsigned long long u = (bits ^ NEG_MASK) if negative else bits
-    cdef int k
-    t[0] = <unsigned char> ((0 if negative else 0x10) | (u >> 60))
-    for k in range(1, 8):
-        t[k] = <unsigned char> (u >> (60 - 8 * k))
-    t[8] = <unsigned char> (u << 4)
-
-
 cdef inline int bare_length(unsigned long long bits) noexcept:
     cdef unsigned long long low = bits & 0xFFFFFFFFULL
     cdef unsigned long long high = bits >> 32
@@ -37,9 +27,10 @@ cdef inline int bare_length(unsigned long long bits) noexcept:
 
 cdef inline int put_number(Buf *b, unsigned long long bits, bint negative,
                            bint in_array) except -1:
-    cdef unsigned char t[9]
-    nine_bytes(t, bits, negative)
-    buf_put_n(b, t, 9 if (negative or in_array) else bare_length(bits))
+    """The number's 9-byte form (``_layout.pxi``), or the part a bare one keeps."""
+    buf_room(b, OB_NUMBER + SLACK)
+    ob_number(b.p + b.n, bits, negative)
+    b.n += OB_NUMBER if (negative or in_array) else bare_length(bits)
     return 1
 
 
@@ -60,7 +51,6 @@ cdef int put_int(Buf *b, object v, bint in_array) except -1:
     cdef unsigned long long mag, bits, basemag, diff, top, group
     cdef double nearest
     cdef bint above
-    cdef unsigned char t[9]
     cdef int exponent
     try:
         x = PyLong_AsLongLongAndOverflow(v, &overflow)
@@ -94,12 +84,13 @@ cdef int put_int(Buf *b, object v, bint in_array) except -1:
         diff = basemag - mag
     if diff == 0:
         return put_number(b, bits, neg, in_array)
-    nine_bytes(t, bits, neg)
+    buf_room(b, OB_NUMBER + SLACK)
+    ob_number(b.p + b.n, bits, neg)
     exponent = <int> ((bits >> 52) & 0x7FF) - BIGINT_SHIFT
     top = shl(diff, -exponent)
-    t[8] = t[8] | <unsigned char> top
+    b.p[b.n + 8] |= <unsigned char> top
     diff -= shl(top, exponent)
-    buf_put_n(b, t, 9)
+    b.n += OB_NUMBER
     while True:
         exponent -= 7
         group = shl(diff, -exponent)

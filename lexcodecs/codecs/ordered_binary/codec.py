@@ -38,14 +38,16 @@ from ...codec import (
 )
 from ...errors import DecodeError, EncodeError, LexCodecError
 from ...inspection import Inspection
+from ...pieces import WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
 from . import explain
 from .anomalies import ANOMALIES
-from .format import NAME, SEPARATOR
+from .format import BUFFER_SIZE, FALSE, NAME, NULL, NUMBER_WRITE, SEPARATOR, TRUE
 from .reference_decode import decode_fields, decode_key
 from .reference_encode import FIELD_PY_TYPES, encode_values, field_value
 
-__all__ = ["INT_LIMIT", "PACKAGE", "BoundOrderedBinary", "OrderedBinaryCodec"]
+__all__ = ["COLUMNAR", "INT_LIMIT", "PACKAGE", "BoundOrderedBinary", "OrderedBinaryCodec",
+           "columnar_piece"]
 
 #: the package name lexcodecs._impl knows the compiled module by
 PACKAGE: Final = "ordered_binary"
@@ -58,6 +60,27 @@ INT_LIMIT: Final = 2**1024 - 2**970 - 1
 
 def _array_problem(value: Any) -> str | None:
     return None if type(value) is bool else "True or False"
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece for the columnar kernel: numbers (an int as the double it equals: one
+    no double holds is declined, the row API writes its BigInt form; a float64's NaN is
+    declined, the row API writes the canonical one) and booleans, NULL ``00``; None for
+    strings (UTF-16 rules) and bytes (the row API writes them)."""
+    null = bytes((NULL,))
+    if field.type == "int":
+        return Piece(WRITERS["ordered_binary_int"], 8, null=null)
+    if field.type == "float64":
+        return Piece(WRITERS["ordered_binary_float"], 8, null=null)
+    if field.type == "bool":
+        return Piece(WRITERS["bool"], 1, bools=(FALSE, TRUE), null=null)
+    return None
+
+
+#: the kernel's view of the keys: values with ``00`` between them, as an array (one value
+#: alone is written bare: the row API's), no longer than lmdb-js's buffer takes whole
+COLUMNAR: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
+                              max_key=BUFFER_SIZE - NUMBER_WRITE)
 
 
 class OrderedBinaryCodec(BaseCodec):
@@ -73,6 +96,7 @@ class OrderedBinaryCodec(BaseCodec):
     """
 
     name = NAME
+    COLUMNAR: ClassVar = COLUMNAR
     OPTIONS: ClassVar = {
         "array": Option(
             False, "True: a key of one value is written as the one-element JS array [v] "
