@@ -203,7 +203,7 @@ cdef object read_number(Reader *r, Py_ssize_t start, int control):
     if not int_parts(value, &neg, &mag):
         return HAND
     exponent = <int> ((high >> 20) & 0x7FF)
-    if not add_small(&neg, &mag, shl(r.p[r.pos - 1] & 0xF, exponent - BIGINT_SHIFT)):
+    if not add_small(&neg, &mag, ob_shl(r.p[r.pos - 1] & 0xF, exponent - BIGINT_SHIFT)):
         return HAND
     while True:
         c = byte_at(r, r.pos)
@@ -212,7 +212,7 @@ cdef object read_number(Reader *r, Py_ssize_t start, int control):
         r.pos += 1
         by = (start - r.pos) * 7 + exponent - 1016
         if by > -7:
-            if not add_small(&neg, &mag, shl(c & 0x7F, <int> by)):
+            if not add_small(&neg, &mag, ob_shl(c & 0x7F, <int> by)):
                 return HAND
 
 
@@ -357,10 +357,10 @@ cdef object read_field(Reader *r, int ftype, Py_ssize_t at, bint last, bint bare
         tail += 1
     if tail > stop:
         exponent = <int> ((bits >> 52) & 0x7FF) - BIGINT_SHIFT
-        if not add_small(&neg, &mag, shl(r.p[stop - 1] & 0xF, exponent)):
+        if not add_small(&neg, &mag, ob_shl(r.p[stop - 1] & 0xF, exponent)):
             return HAND
         for k in range(stop, tail):
-            if not add_small(&neg, &mag, shl(r.p[k] & 0x7F,
+            if not add_small(&neg, &mag, ob_shl(r.p[k] & 0x7F,
                                             exponent - 7 * <int> (k - stop + 1))):
                 return HAND
     stop_out[0] = tail

@@ -8,13 +8,6 @@
 # -- numbers --------------------------------------------------------------------------------
 
 
-cdef inline unsigned long long shl(unsigned long long n, int by) noexcept:
-    """JS BigInt ``n << by`` for small non-negative *n* (a negative *by* shifts right)."""
-    if by >= 0:
-        return n << by if by < 64 else 0
-    return n >> (-by) if by > -64 else 0
-
-
 cdef inline int bare_length(unsigned long long bits) noexcept:
     cdef unsigned long long low = bits & 0xFFFFFFFFULL
     cdef unsigned long long high = bits >> 32
@@ -44,14 +37,13 @@ cdef inline int put_float(Buf *b, double d, bint in_array) except -1:
 
 cdef int put_int(Buf *b, object v, bint in_array) except -1:
     """An exact int of magnitude below 2**64 (2**63 when negative): the number's bytes, or
-    the largest double below it and the BigInt remainder."""
+    the double nearer zero and the BigInt remainder (``_layout.pxi``'s :func:`ob_int`)."""
     cdef int overflow = 0
     cdef long long x
     cdef bint neg
-    cdef unsigned long long mag, bits, basemag, diff, top, group
+    cdef unsigned long long mag
     cdef double nearest
-    cdef bint above
-    cdef int exponent
+    cdef unsigned char *end
     try:
         x = PyLong_AsLongLongAndOverflow(v, &overflow)
         if overflow < 0:
@@ -66,113 +58,32 @@ cdef int put_int(Buf *b, object v, bint in_array) except -1:
         return 0
     if b.n + NUMBER_WRITE > BUFSZ:
         return 0
-    nearest = <double> mag  # Number(n): to nearest, ties to even
-    if not neg:
-        above = nearest >= 18446744073709551616.0 or <unsigned long long> nearest > mag
-        bits = double_bits(nearest)
-        if above:
-            bits -= 1
-        basemag = <unsigned long long> bits_double(bits)
-        diff = mag - basemag
-    else:
-        bits = double_bits(-nearest)
-        if <unsigned long long> nearest < mag:
-            if (bits & 0xFFFFFFFFULL) == 0xFFFFFFFFULL:
-                return 0  # lmdb-js does not carry into the high half here
-            bits += 1
-        basemag = <unsigned long long> (-bits_double(bits))
-        diff = basemag - mag
-    if diff == 0:
-        return put_number(b, bits, neg, in_array)
-    buf_room(b, OB_NUMBER + SLACK)
-    ob_number(b.p + b.n, bits, neg)
-    exponent = <int> ((bits >> 52) & 0x7FF) - BIGINT_SHIFT
-    top = shl(diff, -exponent)
-    b.p[b.n + 8] |= <unsigned char> top
-    diff -= shl(top, exponent)
-    b.n += OB_NUMBER
-    while True:
-        exponent -= 7
-        group = shl(diff, -exponent)
-        buf_put(b, <unsigned char> ((group & 0xFF) | 0x80))
-        diff -= shl(group, exponent)
-        if diff == 0:
-            break
+    if not in_array and not neg:  # a bare number a double equals keeps fewer bytes
+        nearest = <double> mag
+        if nearest < 18446744073709551616.0 and <unsigned long long> nearest == mag:
+            return put_number(b, double_bits(nearest), False, False)
+    buf_room(b, OB_INT_MAX + SLACK)
+    end = ob_int(b.p + b.n, neg, mag)
+    if end == NULL:
+        return 0  # lmdb-js does not carry into the high half here
+    b.n = end - b.p
     return 1
 
 # -- strings and the rest -------------------------------------------------------------------
 
 
 cdef int put_str(Buf *b, object s) except -1:
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(s)
-    cdef int kind
-    cdef void *data
-    cdef Py_ssize_t i, units, m
-    cdef unsigned int c
+    """A str through its UTF-8 (``_layout.pxi``'s :func:`ob_utf8`); one with a lone surrogate
+    is the reference's (it pairs or replaces them). A long string must end
+    ``STRING_MARGIN`` bytes before the buffer's end."""
     cdef const unsigned char *utf8
-    cdef unsigned char *q
-    if n == 0:
-        buf_put(b, C_PREFIX)
-        return 1
-    kind = PyUnicode_KIND(s)
-    data = PyUnicode_DATA(s)
-    if PyUnicode_READ(kind, data, 0) < FIRST_PLAIN:
-        buf_put(b, C_PREFIX)
-    if PyUnicode_IS_ASCII(s):
-        if n >= LONG_UNITS:
-            buf_put_n(b, <const unsigned char *> data, n)
-            return 0 if b.n > BUFSZ - STRING_MARGIN else 1
-        buf_grow(b, 2 * n)
-        q = b.p + b.n
-        for i in range(n):
-            c = (<const unsigned char *> data)[i]
-            if c <= C_ESCAPE:
-                q[0] = C_ESCAPE
-                q += 1
-            q[0] = <unsigned char> c
-            q += 1
-        b.n = q - b.p
-        return 1
-    units = n
-    for i in range(n):
-        c = PyUnicode_READ(kind, data, i)
-        if c > 0xFFFF:
-            units += 1
-        elif 0xD800 <= c <= 0xDFFF:
-            return 0  # a surrogate code point: the reference pairs or replaces it
-    if units >= LONG_UNITS:
-        if not utf8_of(s, &utf8, &m):
-            return 0
-        buf_put_n(b, utf8, m)
-        return 0 if b.n > BUFSZ - STRING_MARGIN else 1
-    buf_grow(b, 4 * n)
-    q = b.p + b.n
-    for i in range(n):
-        c = PyUnicode_READ(kind, data, i)
-        if c <= C_ESCAPE:
-            q[0] = C_ESCAPE
-            q[1] = <unsigned char> c
-            q += 2
-        elif c < 0x80:
-            q[0] = <unsigned char> c
-            q += 1
-        elif c < 0x800:
-            q[0] = <unsigned char> (c >> 6 | 0xC0)
-            q[1] = <unsigned char> (c & 0x3F | 0x80)
-            q += 2
-        elif c < 0x10000:
-            q[0] = <unsigned char> (c >> 12 | 0xE0)
-            q[1] = <unsigned char> (c >> 6 & 0x3F | 0x80)
-            q[2] = <unsigned char> (c & 0x3F | 0x80)
-            q += 3
-        else:
-            q[0] = <unsigned char> (c >> 18 | 0xF0)
-            q[1] = <unsigned char> (c >> 12 & 0x3F | 0x80)
-            q[2] = <unsigned char> (c >> 6 & 0x3F | 0x80)
-            q[3] = <unsigned char> (c & 0x3F | 0x80)
-            q += 4
-    b.n = q - b.p
-    return 1
+    cdef Py_ssize_t m, units
+    if not utf8_of(s, &utf8, &m):
+        return 0
+    units = m if PyUnicode_IS_ASCII(s) else ob_units(utf8, m)
+    buf_room(b, m + 1 if units >= LONG_UNITS else 2 * m + 1)
+    b.n = ob_utf8(b.p + b.n, utf8, m, units) - b.p
+    return 0 if units >= LONG_UNITS and b.n > BUFSZ - STRING_MARGIN else 1
 
 
 cdef inline int put_raw(Buf *b, const char *s, Py_ssize_t n) except -1:
