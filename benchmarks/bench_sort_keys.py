@@ -4,11 +4,12 @@ The goal: ``encode_arrow`` of every built-in codec faster than DuckDB's
 ``create_sort_key`` (one thread, ``SET threads=1``) over the same Arrow table, on
 ``a:int64, b:int64`` and ``s:string, a:int64``. Both make an Arrow column of binary keys from
 the table's columns: ``encode_arrow(table, schema, codec)`` against ``SELECT
-create_sort_key(a, 'ASC NULLS LAST', b, 'ASC NULLS LAST') FROM t`` read back with ``.to_arrow_table()``
-(the table registered once, zero-copy). A codec without an ``int64`` type writes the same
-integers as its integer type (ordered-binary: ``int``), and says so. Times are the min of the
-repeats, the two run in turns; the keys are checked against the row API before anything is
-timed. ``duckdb`` is a benchmark dependency only (``pip install 'lexcodecs[bench]'``).
+create_sort_key(a, 'ASC NULLS LAST', b, 'ASC NULLS LAST') FROM t`` read back with
+``.to_arrow_table()`` (the table registered once, zero-copy). A codec without an ``int64``
+type writes the same integers as its integer type (ordered-binary: ``int``), and says so.
+Times are the min of the repeats, the two run in turns; the keys are checked against the row
+API before anything is timed. ``duckdb`` is a benchmark dependency only (``pip install
+'lexcodecs[bench]'``).
 
     python3 benchmarks/bench_sort_keys.py [--rows N] [--repeat R] [--codecs a,b]
 """
@@ -45,7 +46,7 @@ INT64_AS: dict[str, str] = {"ordered-binary": "int"}
 
 def _data(n: int) -> Any:
     rng = random.Random(0)
-    words = ["tenant-%d" % i for i in range(1000)] + ["", "a", "zz" * 20]
+    words = [f"tenant-{i}" for i in range(1000)] + ["", "a", "zz" * 20]
     return pa.table({
         "a": pa.array([rng.randrange(-2**40, 2**40) for _ in range(n)], pa.int64()),
         "b": pa.array([rng.randrange(-2**62, 2**62) for _ in range(n)], pa.int64()),
