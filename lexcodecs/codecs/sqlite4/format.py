@@ -52,7 +52,10 @@ from ...centimal import POS_MEDIUM as POS_MEDIUM
 from ...centimal import POS_SMALL as POS_SMALL
 from ...centimal import VARINT_1 as VARINT_1
 from ...centimal import VARINT_2 as VARINT_2
+from ...centimal import VARINT_2_FIRST as VARINT_2_FIRST
 from ...centimal import VARINT_3 as VARINT_3
+from ...centimal import VARINT_3_FIRST as VARINT_3_FIRST
+from ...centimal import VARINT_LONG as VARINT_LONG
 from ...centimal import VARINT_MAX as VARINT_MAX
 from ...centimal import ZERO as ZERO
 from ...types import INT_TYPES

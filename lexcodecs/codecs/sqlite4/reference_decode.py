@@ -64,6 +64,11 @@ from .format import (
     SPREAD_14,
     SPREAD_28,
     TEXT,
+    VARINT_1,
+    VARINT_2,
+    VARINT_2_FIRST,
+    VARINT_3_FIRST,
+    VARINT_LONG,
     ZERO,
 )
 from .reference_encode import encode_varint
@@ -107,13 +112,13 @@ def truncated(key: bytes, what: str) -> DecodeError:
 
 
 def _varint_length(first: int) -> int:
-    if first <= 240:
+    if first <= VARINT_1:
         return 1
-    if first <= 248:
+    if first < VARINT_3_FIRST:
         return 2
-    if first == 249:
+    if first == VARINT_3_FIRST:
         return 3
-    return first - 246
+    return first - VARINT_LONG + 1
 
 
 def read_varint(key: bytes, pos: int, inverted: bool, what: str) -> tuple[int, int]:
@@ -129,12 +134,12 @@ def read_varint(key: bytes, pos: int, inverted: bool, what: str) -> tuple[int, i
     raw = key[pos:end]
     if inverted:
         raw = invert(raw)
-    if first <= 240:
+    if first <= VARINT_1:
         value = first
-    elif first <= 248:
-        value = 240 + 256 * (first - 241) + raw[1]
-    elif first == 249:
-        value = 2288 + 256 * raw[1] + raw[2]
+    elif first < VARINT_3_FIRST:
+        value = VARINT_1 + 256 * (first - VARINT_2_FIRST) + raw[1]
+    elif first == VARINT_3_FIRST:
+        value = VARINT_2 + 1 + 256 * raw[1] + raw[2]
     else:
         value = int.from_bytes(raw[1:], "big")
     if encode_varint(value) != raw:

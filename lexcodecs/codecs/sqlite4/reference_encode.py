@@ -50,7 +50,10 @@ from .format import (
     SPREAD_28,
     VARINT_1,
     VARINT_2,
+    VARINT_2_FIRST,
     VARINT_3,
+    VARINT_3_FIRST,
+    VARINT_LONG,
 )
 
 __all__ = [
@@ -81,12 +84,12 @@ def encode_varint(value: int) -> bytes:
         return bytes((value,))
     if value <= VARINT_2:
         value -= VARINT_1
-        return bytes((value // 256 + 241, value % 256))
+        return bytes((value // 256 + VARINT_2_FIRST, value % 256))
     if value <= VARINT_3:
         value -= VARINT_2 + 1
-        return bytes((249, value // 256, value % 256))
+        return bytes((VARINT_3_FIRST, value // 256, value % 256))
     size = max(3, (value.bit_length() + 7) // 8)
-    return bytes((247 + size,)) + value.to_bytes(size, "big")
+    return bytes((VARINT_LONG + size,)) + value.to_bytes(size, "big")
 
 
 # -- numbers (spec §5.4, §11) ---------------------------------------------------------------
