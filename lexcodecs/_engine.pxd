@@ -9,6 +9,9 @@ to be built or loaded: each codec module carries its own copy of these few lines
   ``BUF_INLINE`` bytes live inside the struct, longer keys move to the heap. A ``Buf`` is only
   ever used through a pointer (``p`` points into the struct itself). Finish with
   :c:func:`buf_bytes` then :c:func:`buf_free` (always, also on errors: use ``try/finally``).
+  The bytes themselves are the layouts' (``lexcodecs/_raw.pxd``, ``lexcodecs/_centimal.pxi``,
+  a codec's ``_layout.pxi``), which the columnar kernel writes with too: a writer here, or a
+  row engine's, makes room (:c:func:`buf_room`) and calls one.
 * **Descending order, one strategy.** Encode: write the field ascending, then
   :c:func:`buf_invert` the bytes from the field's start (ones' complement). Decode: read every
   byte of a descending field as ``p[i] ^ mask`` with ``mask = 0xff`` (``0`` ascending); the
@@ -30,6 +33,9 @@ from cpython.long cimport PyLong_CheckExact
 from cpython.tuple cimport PyTuple_CheckExact
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.string cimport memcpy
+
+# the byte rules the formats share, over raw buffers: the Buf's writers below call them
+from lexcodecs._raw cimport SLACK, raw_be, raw_escape00, raw_order
 
 cdef extern from "Python.h":
     const char *PyUnicode_AsUTF8AndSize(object s, Py_ssize_t *size) except? NULL
@@ -112,30 +118,19 @@ cdef inline int buf_put_n(Buf *b, const unsigned char *s, Py_ssize_t n) except -
 
 
 cdef inline int buf_put_be(Buf *b, unsigned long long x, int width) except -1:
-    """The low *width* bytes of *x*, big-endian."""
-    cdef int i
-    if b.n + width > b.cap:
-        buf_grow(b, width)
-    for i in range(width):
-        b.p[b.n + i] = <unsigned char> (x >> (8 * (width - 1 - i)))
-    b.n += width
+    """The low *width* (0..8) bytes of *x*, big-endian (``_raw.pxd``'s :c:func:`raw_be`: one
+    8-byte store)."""
+    if b.n + width + SLACK > b.cap:
+        buf_grow(b, width + SLACK)
+    b.n = raw_be(b.p + b.n, x, width) - b.p
     return 0
 
 
-cdef inline int buf_put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n,
-                                unsigned char special, unsigned char escape) except -1:
-    """*s* with every *special* byte followed by *escape* (``00`` -> ``00 ff`` and kin)."""
-    cdef Py_ssize_t i
-    cdef unsigned char c
+cdef inline int buf_put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
+    """*s* with every ``00`` followed by ``ff`` (``_raw.pxd``'s :c:func:`raw_escape00`)."""
     if b.n + 2 * n > b.cap:
         buf_grow(b, 2 * n)
-    for i in range(n):
-        c = s[i]
-        b.p[b.n] = c
-        b.n += 1
-        if c == special:
-            b.p[b.n] = escape
-            b.n += 1
+    b.n = raw_escape00(b.p + b.n, s, n) - b.p
     return 0
 
 
@@ -229,12 +224,9 @@ cdef inline double bits_double(unsigned long long bits) noexcept:
 
 
 cdef inline unsigned long long order_bits(unsigned long long bits, int width) noexcept:
-    """IEEE bits of *width* bytes in sortable form: negatives inverted, others sign-set."""
-    cdef unsigned long long sign = 1ULL << (8 * width - 1)
-    cdef unsigned long long all_ = sign | (sign - 1)
-    if bits & sign:
-        return bits ^ all_
-    return bits | sign
+    """IEEE bits of *width* bytes in sortable form: negatives (by the sign bit) inverted,
+    others sign-set (``_raw.pxd``'s :c:func:`raw_order`)."""
+    return raw_order(bits, (bits >> (8 * width - 1)) & 1, width)
 
 
 cdef inline unsigned long long unorder_bits(unsigned long long bits, int width) noexcept:

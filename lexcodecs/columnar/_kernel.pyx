@@ -35,30 +35,52 @@ those keys (which gives the bytes or the typed error) and runs the kernel again 
 *overrides*, copied in place. This module never words an error, and it writes only values the
 row API writes the same bytes for (``tests/test_columnar.py`` holds it to that).
 
-Writers (``W_*``), the byte formats of ``lexcodecs/codecs/<name>/format.py``:
+Writers (``W_*``), the byte formats of ``lexcodecs/codecs/<name>/format.py``. This module
+holds none of their byte rules: each is written once, by the layout the format's row engine
+includes too (nogil writers over raw buffers): ``_raw.pxd`` (``lexcodecs/_raw.pxd``, what
+several formats share), ``_centimal.pxi`` (``lexcodecs/_centimal.pxi``, SQLite4's base-100
+number, HBase's too), or the codec's own ``lexcodecs/codecs/<pkg>/_layout.pxi``:
 
-========  ======================================================================================
-BE        big-endian in ``width`` bytes; ``F_SIGNFLIP`` flips the top bit (lexkey's ints)
-SKV_INT   skv's signed int: sign byte ``02``/``03``, then ``v`` or ``2**N - 1 + v``
-FDB_INT   fdb-tuple: code ``0x14 ± n``, then ``n`` big-endian bytes (ones' complement if < 0)
-VARINT    orderly's var-int (spec §5, no reserved bits): header with sign, length, top bits
-OC_INT    orderedcode's int64 (``F_SIGNED``: k one-bits, a zero, the value; ~x inverted if < 0)
-          or uint64 (a length byte, the big-endian bytes): ``codecs/orderedcode/_layout.pxi``
-CENT_INT  the base-100 number of an integer (sqlite4's, HBase's): medium class header,
-          centimal mantissa (``lexcodecs/_centimal.pxi``)
-FLOAT     IEEE order transform (``F_LITERAL``: lexkey's "x < 0" rule; ``F_PLUS1``: orderly)
-OC_FLT    orderedcode's float64: the int64 of its bits (``MinInt64 - bits`` if negative)
-OB_INT    ordered-binary's number of an int (the double it equals; an int no double holds is
-          declined: the row API writes its BigInt form), ``codecs/ordered_binary/_layout.pxi``
-OB_FLT    ordered-binary's number of a float64: ``1 ‖ u ‖ 0`` (``0 ‖ u ^ 7fff… ‖ 0`` if < 0)
-SQ4_FLT   sqlite4's number of a float: the digits of its shortest repr (Ryu)
-BOOL      one byte, ``b_false`` or ``b_true``
-BYTES     a string's or binary's data: raw, ``00`` escaped ``00 ff`` (``F_ESC00``; with ``F_ESCFF``
-          ``ff`` escaped ``ff 00`` too: orderedcode's), ``00`` refused
-          (``F_NO00``), each byte + 2 (``F_PLUS2``), 7-bit groups (``F_SEVEN``; HBase's BlobVar
-          with ``F_SEVEN_LAST``: the last group's bit 7 clear, ``00`` for none), packed BCD
-          (``F_BCD``)
-========  ======================================================================================
+========  ==================  =====================================================================
+writer    layout              bytes
+========  ==================  =====================================================================
+BE        _raw.pxd            big-endian in ``width`` bytes (``raw_be``); ``F_SIGNFLIP`` flips the
+                              top bit (lexkey's ints, orderly's fixed ints)
+SKV_INT   skv/                skv's signed int (``skv_int``): sign byte ``02``/``03``, then ``v``
+                              or ``2**N - 1 + v``
+FDB_INT   fdb_tuple/          fdb-tuple's integer (``fdb_int64``): code ``0x14 ± n``, then ``n``
+                              big-endian bytes (ones' complement if < 0)
+VARINT    orderly/            orderly's var-int (``orderly_varint``, spec §5, no reserved bits):
+                              header with sign, length, top bits, by the field's tables
+OC_INT    orderedcode/        orderedcode's int64 (``F_SIGNED``: k one-bits, a zero, the value;
+                              ~x inverted if < 0) or uint64 (a length byte, the big-endian bytes)
+OB_INT    ordered_binary/     ordered-binary's number of an int: the double it equals (an int no
+                              double holds is declined: the row API writes its BigInt form)
+CENT_INT  _centimal.pxi       the base-100 number of an integer (sqlite4's, HBase's): medium
+                              class header, centimal mantissa (``cent_int``)
+FLOAT     _raw.pxd            IEEE order transform (``raw_order``; ``F_LITERAL``: lexkey's
+                              "x < 0" rule; ``F_PLUS1``: orderly's)
+OC_FLT    orderedcode/        orderedcode's float64: the int64 of its bits (``MinInt64 - bits``
+                              if negative)
+OB_FLT    ordered_binary/     ordered-binary's number of a float64: ``1 ‖ u ‖ 0`` (``0 ‖ u ^
+                              7fff… ‖ 0`` if < 0)
+SQ4_FLT   sqlite4/            sqlite4's number of a float (``sq4_number``): the digits of its
+                              shortest repr (Ryu, ``lexcodecs/_shortest.pxi``)
+BOOL      (none)              one byte, ``b_false`` or ``b_true`` (the plan's)
+BYTES     by flag             a string's or binary's data: raw; ``00`` escaped ``00 ff``
+                              (``F_ESC00``: ``raw_escape00``); with ``F_ESCFF`` ``ff`` escaped
+                              ``ff 00`` too (orderedcode/: ``oc_escaped``); ``00`` refused
+                              (``F_NO00``, sqlite4's text); each byte + 2 (``F_PLUS2``,
+                              orderly/: ``orderly_plus2``); 7-bit groups (``F_SEVEN``, sqlite4's
+                              binary: ``raw_seven``); HBase's BlobVar (``F_SEVEN_LAST``,
+                              hbase_orderedbytes/: ``hbase_blob_var``); packed BCD (``F_BCD``,
+                              orderly/: ``orderly_bcd``)
+========  ==================  =====================================================================
+
+A loop here writes a piece the way its shape needs: the keys of one length store exactly,
+so they compose a layout's parts (``skv_sign``, ``skv_payload``, ``raw_order``) with exact
+stores; every other loop calls the layout's writer, whose last store may pass the piece's
+end (the data buffer has SLACK bytes past its bound).
 
 Dispatch compares kinds with ``<=``, never ``==`` chains (the compiler turns those into jump
 tables), and the sign of a value selects by masks, not branches: on random data a
@@ -73,18 +95,24 @@ from libc.string cimport memchr, memcpy, memset
 # the primitives of every compiled layout (SLACK: the data buffer holds that many bytes past
 # its bound, so a fixed-size store may pass a key's end)
 from lexcodecs._raw cimport (
-    SLACK, __builtin_bswap16, __builtin_bswap32, __builtin_bswap64, __builtin_clzll,
-    bit_length, copy4, nbytes, raw_be, raw_invert,
+    SLACK, __builtin_bswap16, __builtin_bswap32, __builtin_bswap64, copy4, raw_be,
+    raw_escape00, raw_invert, raw_order, raw_seven,
 )
 # the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables; then
 # the base-100 number of sqlite4 and HBase (its integers, sqlite4's floats), over raw buffers
 include "../_shortest.pxi"
 _shortest_init()
 include "../_centimal.pxi"
-# orderedcode's items, ordered-binary's numbers
+# each format's own layout, the one its row engine includes: fdb-tuple's integers, skv's
+# signed ints, orderly's var-ints, strings and BCD bytes, orderedcode's items, ordered-binary's
+# numbers, sqlite4's numbers (after _centimal.pxi), HBase's BlobVar
+include "../codecs/fdb_tuple/_layout.pxi"
+include "../codecs/skv/_layout.pxi"
+include "../codecs/orderly/_layout.pxi"
 include "../codecs/orderedcode/_layout.pxi"
 include "../codecs/ordered_binary/_layout.pxi"
-from lexcodecs.codecs.sqlite4._format cimport MEDIUM_MIN_E as SQ4_MEDIUM_MIN_E
+include "../codecs/sqlite4/_layout.pxi"
+include "../codecs/hbase_orderedbytes/_layout.pxi"
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
 cdef enum:
@@ -145,20 +173,6 @@ cdef enum:
 cdef int64_t US_MIN = -(2**63 // 1000)
 cdef int64_t US_MAX = (2**63 - 1) // 1000
 
-ctypedef struct VarintT:
-    # by the value's bit count (of its ones' complement when negative): the var-int's length,
-    # 0 when longer than the layout allows
-    uint8_t length[65]
-    # by length: the header's template for a positive and the xor to a negative's, the shift
-    # and mask of the value's top bits in the header (+1 for unsigned folded in the template)
-    uint64_t positive[10]
-    uint64_t flip[10]
-    uint64_t mask[10]
-    int shift[10]
-    bint signed
-
-
-
 ctypedef struct FieldC:
     int src
     const uint8_t* valid
@@ -191,7 +205,7 @@ ctypedef struct FieldC:
     uint64_t rbias
     uint64_t rspan
     bint ranged  # a value of the column may be out of the field's range
-    VarintT vt
+    OrderlyVarint vt  # an orderly var-int's tables (its layout's)
 
 
 cdef inline bint _valid(const FieldC* f, Py_ssize_t i) noexcept nogil:
@@ -240,17 +254,6 @@ cdef inline double _float_at(const FieldC* f, Py_ssize_t i) noexcept nogil:
     return (<const double*>f.values)[i]
 
 
-cdef inline uint8_t* _sq4_number(uint8_t* p, double x) noexcept nogil:
-    """sqlite4's number of a float that is not NaN: zero and the infinities are one byte."""
-    if x == 0.0:
-        p[0] = CENT_ZERO
-        return p + 1
-    if isinf(x):
-        p[0] = CENT_POS_INF if x > 0 else CENT_NEG_INF
-        return p + 1
-    return cent_float(p, x, SQ4_MEDIUM_MIN_E)
-
-
 def shortest_digits(double x):
     """The digits of ``repr(x)`` and the point: ``abs(x) == 0.<digits> * 10**point``, for a
     finite non-zero *x* (for tests/test_columnar_shortest.py)."""
@@ -262,67 +265,10 @@ def shortest_digits(double x):
     return digits[:n].decode("ascii"), point
 
 
-cdef void _varint_tables(const FieldC* f, VarintT* t) noexcept nogil:
-    """orderly's var-int decisions for one field's layout as tables, made when the field is
-    loaded: :func:`_varint_t` then looks a header up instead of branching on the length (5-8%
-    faster on two var-int columns than the branches, in an A/B run of both builds)."""
-    cdef int bits, length, h_bits
-    cdef uint64_t positive, negative
-    t.signed = f.flags & F_SIGNED
-    for bits in range(65):
-        if bits <= f.vs:
-            length = 1
-        elif bits <= f.vd + 8:
-            length = 2
-        else:
-            length = 1 + ((bits - f.ve + 7) >> 3)
-        t.length[bits] = <uint8_t>(length if length <= f.vmax and length <= 9 else 0)
-    for length in range(1, 10):
-        h_bits = f.vs if length == 1 else (f.vd if length == 2 else f.ve)
-        if t.signed:
-            if length == 1:
-                positive, negative = 0x80, 0x40
-            elif length == 2:
-                positive, negative = 0xC0, 0x20
-            else:
-                positive = 0xE0 + ((length - 3) << f.ve)
-                negative = ((length - 3) ^ ((1 << f.vlb) - 1)) << f.ve
-        else:
-            positive = 0x00 if length == 1 else (0x80 if length == 2 else
-                                                 0xC0 + ((length - 3) << f.ve))
-            positive += 1
-            negative = positive
-        t.positive[length] = positive
-        t.flip[length] = positive ^ negative
-        t.mask[length] = 0 if length == 9 else (1ULL << h_bits) - 1
-        t.shift[length] = 0 if length == 9 else 8 * (length - 1)
-
-
-cdef inline uint8_t* _varint_t(const VarintT* t, uint8_t* p, uint64_t neg, uint64_t u,
-                               uint64_t inv) noexcept nogil:
-    """orderly's var-int of an in-range value (``reference.varint_bytes`` with r = 0) by the
-    tables of :func:`_varint_tables`; NULL when it needs more bytes than the layout allows.
-    The sign selects the header template by a mask, not a branch (random signs would
-    mispredict). *inv*: all ones to write the bytes inverted."""
-    cdef uint64_t minus = 0 - neg
-    cdef int length = t.length[bit_length(u ^ minus)]
-    cdef uint64_t top
-    if length == 0:
-        return NULL
-    if t.signed:
-        top = <uint64_t>(<int64_t>u >> t.shift[length])
-    else:
-        top = u >> t.shift[length]
-    p[0] = <uint8_t>((t.positive[length] ^ (t.flip[length] & minus)) + (top & t.mask[length])
-                     ) ^ <uint8_t>inv
-    return raw_be(p + 1, u ^ inv, length - 1)
-
-
 cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x, uint64_t inv) noexcept nogil:
-    """The IEEE order transform: a negative value (by its sign bit, or LexKey's ``x < 0``)
-    has every bit inverted, any other its sign bit set. Branch-free on the sign: a branch
-    on random signs is mispredicted half the time, which costs more than the rest. *inv*:
-    all ones to write the bytes inverted."""
+    """The IEEE order transform (``_raw.pxd``'s :c:func:`raw_order`): a negative value (by
+    its sign bit, or by ``x < 0`` with ``F_LITERAL``) has every bit inverted, any other its
+    sign bit set; plus one with ``F_PLUS1``. *inv*: all ones to write the bytes inverted."""
     cdef float x32
     cdef uint32_t b32
     cdef uint64_t b64, sign
@@ -330,12 +276,12 @@ cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x, uint64_t inv)
         x32 = <float>x
         memcpy(&b32, &x32, 4)
         sign = (x < 0) if f.flags & F_LITERAL else (b32 >> 31)
-        b32 ^= <uint32_t>(0 - sign) | 0x80000000U
+        b32 = <uint32_t>raw_order(b32, sign, 4)
         b32 += (f.flags & F_PLUS1) != 0
         return raw_be(p, b32 ^ inv, 4)
     memcpy(&b64, &x, 8)
     sign = (x < 0) if f.flags & F_LITERAL else (b64 >> 63)
-    b64 ^= (0 - sign) | 0x8000000000000000ULL
+    b64 = raw_order(b64, sign, 8)
     b64 += (f.flags & F_PLUS1) != 0
     return raw_be(p, b64 ^ inv, 8)
 
@@ -356,67 +302,13 @@ cdef inline bint _nanos(const FieldC* f, bint* neg, uint64_t* u) noexcept nogil:
     return True
 
 
-cdef uint8_t* _seven(uint8_t* p, const uint8_t* src, Py_ssize_t size) noexcept nogil:
-    """sqlite4's binary: the bits in 7-bit groups, each with the high bit set, the last
-    padded with zero bits (``encode_binary_body``)."""
-    cdef uint32_t acc = 0
-    cdef int nbits = 0
-    cdef Py_ssize_t k
-    for k in range(size):
-        acc = ((acc << 8) | src[k]) & 0x7FFF
-        nbits += 8
-        while nbits >= 7:
-            nbits -= 7
-            p[0] = 0x80 | ((acc >> nbits) & 0x7F)
-            p += 1
-    if nbits:
-        p[0] = 0x80 | ((acc << (7 - nbits)) & 0x7F)
-        p += 1
-    return p
-
-
-# orderly's packed BCD: decimal digit -> nibble (format.DIGIT_NIBBLE); 1 is the terminator
-cdef uint8_t DIGIT_NIBBLE[10]
-DIGIT_NIBBLE[:] = [3, 4, 5, 6, 7, 9, 0xA, 0xC, 0xE, 0xF]
-
-
-cdef uint8_t* _bcd(uint8_t* p, const uint8_t* src, Py_ssize_t size, bint t) noexcept nogil:
-    """orderly's variable-length bytes: each byte as its three decimal digits, a nibble
-    each, then terminator nibbles (1) to fill the last byte -- at least one of them when
-    *t* (``VarBytes.write``: ``bcd_length``)."""
-    cdef Py_ssize_t k, d = 3 * size
-    cdef Py_ssize_t nibbles = 2 * ((d + 2) // 2 if t else (1 if d == 0 else (d + 1) // 2))
-    cdef uint8_t digits[3]
-    cdef uint8_t b, high = 0
-    cdef bint half = False
-    cdef int j
-    for k in range(size):
-        b = src[k]
-        digits[0], digits[1], digits[2] = b // 100, b // 10 % 10, b % 10
-        for j in range(3):
-            if half:
-                p[0] = high | DIGIT_NIBBLE[digits[j]]
-                p += 1
-            else:
-                high = DIGIT_NIBBLE[digits[j]] << 4
-            half = not half
-    for k in range(nibbles - d):
-        if half:
-            p[0] = high | 1
-            p += 1
-        else:
-            high = 0x10
-        half = not half
-    return p
-
-
 cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) noexcept nogil:
-    """A string or binary value: raw, or every 00 written 00 ff (``F_ESC00``); NULL (declined)
-    on a 00 the codec refuses (``F_NO00``)."""
+    """A string or binary value, by the flags' layout: raw, or another's (the writer table
+    above); NULL (declined) on a 00 the codec refuses (``F_NO00``). *t*: orderly's BCD writes
+    a terminator nibble."""
     cdef int64_t start, stop
     cdef const uint8_t* src
-    cdef const uint8_t* zero
-    cdef Py_ssize_t k, size
+    cdef Py_ssize_t size
     i += f.off
     if f.src == S_STR32:
         start, stop = (<const int32_t*>f.values)[i], (<const int32_t*>f.values)[i + 1]
@@ -425,53 +317,23 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
     src = f.data + start
     size = stop - start
     if f.flags & F_BCD:
-        return _bcd(p, src, size, t)
-    if f.flags & F_SEVEN_LAST:  # HBase's BlobVar: the last group ends it (bit 7 clear)
-        if size == 0:
-            p[0] = 0
-            return p + 1
-        p = _seven(p, src, size)
-        p[-1] &= 0x7F
-        return p
+        return orderly_bcd(p, src, size, t)
+    if f.flags & F_SEVEN_LAST:
+        return hbase_blob_var(p, src, size)
     if size == 0:
         return p
-    if f.flags & F_PLUS2:  # orderly: each byte + 2, leaving 00 (NULL) and 01 (terminator)
-        for k in range(size):
-            p[k] = <uint8_t>(src[k] + 2)
-        return p + size
+    if f.flags & F_PLUS2:
+        return orderly_plus2(p, src, size)
     if f.flags & F_SEVEN:
-        return _seven(p, src, size)
-    if f.flags & F_ESCFF:  # orderedcode: 00 and ff each followed by its complement
+        return raw_seven(p, src, size)
+    if f.flags & F_ESCFF:
         return oc_escaped(p, src, size)
-    if f.flags & (F_ESC00 | F_NO00):
-        zero = <const uint8_t*>memchr(src, 0, size)
-        if zero != NULL and f.flags & F_NO00:
-            return NULL
-        if zero != NULL:
-            for k in range(size):
-                p[0] = src[k]
-                p += 1
-                if src[k] == 0:
-                    p[0] = 0xFF
-                    p += 1
-            return p
+    if f.flags & F_ESC00:
+        return raw_escape00(p, src, size)
+    if f.flags & F_NO00 and memchr(src, 0, size) != NULL:
+        return NULL
     memcpy(p, src, size)
     return p + size
-
-
-cdef inline uint8_t* _fdb_int(uint8_t* p, bint vsigned, uint64_t neg, uint64_t u,
-                              uint64_t inv) noexcept nogil:
-    """fdb-tuple's integer: code ``0x14 ± n``, then ``n`` big-endian bytes (inverted where
-    *inv* is all ones); NULL for 2**64 - 1 from an unsigned column (from a signed one,
-    u = 2**64 - 1 is -1): the long form, the row API's business."""
-    cdef int n
-    if u == 0xFFFFFFFFFFFFFFFFULL and not vsigned:
-        return NULL
-    # the magnitude's bytes n, code 14 + n or 14 - n, then u or u - 1 (the ones'
-    # complement of the magnitude) in n bytes
-    n = nbytes((u ^ (0 - neg)) + neg)
-    p[0] = <uint8_t>(0x14 + n - 2 * n * neg) ^ <uint8_t>inv
-    return raw_be(p + 1, (u - neg) ^ inv, n)
 
 
 cdef inline uint8_t* _oc_int(uint8_t* p, bint signed, uint64_t neg, uint64_t u,
@@ -515,7 +377,7 @@ cdef inline uint8_t* _ob_float(uint8_t* p, double x) noexcept nogil:
 
 
 cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int width,
-                               bint signflip, bint vsigned, bint neg,
+                               bint signflip, bint neg,
                                uint64_t u) noexcept nogil:
     """The body of an integer piece at *p* (its 64-bit two's complement *u*, *neg*), by the
     field's writer; the end, or NULL to decline the row, for :func:`_piece` (the column
@@ -523,12 +385,11 @@ cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int widt
     if writer <= W_BE:
         return raw_be(p, u ^ (1ULL << (8 * width - 1)) if signflip else u, width)
     if writer <= W_SKV_INT:
-        p[0] = <uint8_t>(0x03 - neg)
-        return raw_be(p + 1, u - neg, width)
+        return skv_int(p, neg, u, 0, width)
     if writer <= W_FDB_INT:
-        return _fdb_int(p, vsigned, neg, u, 0)
+        return fdb_int64(p, neg, u, 0)
     if writer <= W_VARINT:
-        return _varint_t(&f.vt, p, neg, u, 0)
+        return orderly_varint(&f.vt, p, neg, u, 0)
     if writer <= W_OC_INT:
         return _oc_int(p, f.flags & F_SIGNED, neg, u, 0)
     if writer <= W_OB_INT:
@@ -560,7 +421,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             return NULL
         if u + f.rbias > f.rspan:  # out of the field's range: the row API's refusal
             return NULL
-        p = _int_body(f, p, f.writer, f.width, f.flags & F_SIGNFLIP, f.vsigned, neg, u)
+        p = _int_body(f, p, f.writer, f.width, f.flags & F_SIGNFLIP, neg, u)
         if p == NULL:
             return NULL
     elif f.writer <= W_SQ4_FLT:
@@ -574,7 +435,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         elif f.writer <= W_OB_FLT:
             p = _ob_float(p, x)
         else:
-            p = _sq4_number(p, x)
+            p = sq4_number(p, x)
     elif f.writer <= W_BOOL:
         row += f.off
         bit = (f.values[row >> 3] >> (row & 7)) & 1
@@ -627,7 +488,7 @@ cdef void _load(FieldC* f, tuple row) except *:
         f.nnull = len(null)
     f.b_false, f.b_true = row[12], row[13]
     f.vs, f.vd, f.vlb, f.ve, f.vmax = row[14]
-    _varint_tables(f, &f.vt)
+    orderly_varint_tables(&f.vt, f.flags & F_SIGNED, f.vs, f.vd, f.vlb, f.ve, f.vmax, 0)
     f.maxlen = row[15]
     f.data = <const uint8_t*><uintptr_t>row[16]
     f.tmul, f.tdiv = row[17], row[18]
@@ -914,7 +775,7 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
     cdef uint8_t pre[4]
     cdef uint8_t sufx[4]
     cdef FieldC local = f[0]  # what the writers read, in a copy no store can alias
-    cdef VarintT vt = f.vt  # (its own copy: through &local.vt the var-int loop ran 15% slower)
+    cdef OrderlyVarint vt = f.vt  # (its own copy: through &local.vt, the var-int loop: +15%)
     cdef bint signed = f.flags & F_SIGNED
     cdef Sink s = into[0]
     for k in range(4):  # inverted for a descending field, as its bytes are (see _column)
@@ -939,14 +800,13 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
         if IntWriter is _Be:
             p = raw_be(p, u ^ flipbit ^ inv, width)
         elif IntWriter is _SkvInt:
-            p[0] = <uint8_t>(0x03 - neg) ^ <uint8_t>inv
-            p = raw_be(p + 1, (u - neg) ^ inv, width)
+            p = skv_int(p, neg, u, inv, width)
         elif IntWriter is _FdbInt:
-            p = _fdb_int(p, <bint>vsigned, neg, u, inv)
+            p = fdb_int64(p, neg, u, inv)
             if p == NULL:
                 return -1
         elif IntWriter is _Varint:
-            p = _varint_t(&vt, p, neg, u, inv)
+            p = orderly_varint(&vt, p, neg, u, inv)
             if p == NULL:
                 return -1
         elif IntWriter is _OcInt:
@@ -1025,7 +885,7 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
             if x != x:
                 return -1
             memcpy(start, local.pre, 4)
-            p = _sq4_number(start + npre, x)
+            p = sq4_number(start + npre, x)
             _close(&s, k, start, _end(start, p, suf, nsuf, invert))
     elif writer == W_BOOL:
         for k in range(m):
@@ -1160,8 +1020,8 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
             if u + rbias > rspan:
                 return -1
             p = _put(out + k * length + at, pre, npre)
-            p[0] = <uint8_t>((0x03 - neg) ^ inv)
-            _be_exact(p + 1, (u - neg) ^ inv, width)
+            p[0] = skv_sign(neg) ^ <uint8_t>inv
+            _be_exact(p + 1, skv_payload(neg, u) ^ inv, width)
             _put(p + 1 + width, suf, nsuf)
     elif writer == W_FLOAT and float32:  # _float's transform, then inverted if descending
         # (a float32 field takes only a float32 column: arrow._source_fits)
@@ -1171,8 +1031,7 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
                 return -1
             memcpy(&b32, &x32, 4)
             sign = (x32 < 0) if literal else (b32 >> 31)
-            b32 ^= <uint32_t>(0 - sign) | 0x80000000U
-            b32 += <uint32_t>plus1
+            b32 = <uint32_t>raw_order(b32, sign, 4) + <uint32_t>plus1
             p = _put(out + k * length + at, pre, npre)
             _be_exact(p, b32 ^ inv, 4)
             _put(p + 4, suf, nsuf)
@@ -1186,8 +1045,7 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
                 return -1
             memcpy(&b64, &x, 8)
             sign = (x < 0) if literal else (b64 >> 63)
-            b64 ^= (0 - sign) | 0x8000000000000000ULL
-            b64 += plus1
+            b64 = raw_order(b64, sign, 8) + plus1
             p = _put(out + k * length + at, pre, npre)
             _be_exact(p, b64 ^ inv, 8)
             _put(p + 8, suf, nsuf)
@@ -1392,9 +1250,9 @@ cdef inline uint8_t* _number_one(uint8_t* p, const RowField* r, Py_ssize_t k,
         return p + r.f.nsuf
     u = _int_at(r.f.values, r.f.vsize, r.f.vsigned, k + r.f.off, &neg)
     if IntWriter is _FdbInt:
-        return _fdb_int(p, <bint>r.f.vsigned, neg, u, r.inv)
+        return fdb_int64(p, neg, u, r.inv)
     elif IntWriter is _Varint:
-        return _varint_t(&r.f.vt, p, neg, u, r.inv)
+        return orderly_varint(&r.f.vt, p, neg, u, r.inv)
     elif IntWriter is _OcInt:
         return _oc_int(p, r.f.flags & F_SIGNED, neg, u, r.inv)
     else:

@@ -18,8 +18,9 @@ reference code for the *whole* key (the protocol of ``lexcodecs/_engine.pxd``):
 * every hand-over is counted (``lexcodecs._impl.HANDOVERS``), so a test can assert that valid values of
   every supported type never take it.
 
-The writers are in ``_write.pxi`` and the readers in ``_read.pxi``, included below (one
-module, three files). The entry points: :class:`Schemaless` (a codec instance's ``encode``
+The writers are in ``_write.pxi`` and the readers in ``_read.pxi``, included below, and the
+integers' bytes in ``_layout.pxi``, which the columnar kernel includes too (one module, four
+files). The entry points: :class:`Schemaless` (a codec instance's ``encode``
 and ``decode``, which read ``lexcodecs._impl.current`` on every call), :class:`BoundTuple` (a
 bound schema, from the plan ``codec.py`` makes: a kind per field, ``format.FIELD_KINDS``, and
 the integer ranges) and :func:`encode_with_versionstamp`.
@@ -47,9 +48,13 @@ from libc.string cimport memchr, memcmp, memcpy
 
 from lexcodecs._engine cimport (
     Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_put, buf_put_be,
-    buf_put_escaped, buf_put_n, double_bits, get_be, order_bits, uint64_of, unorder_bits,
-    utf8_of,
+    buf_put_escaped, buf_put_n, buf_room, double_bits, get_be, order_bits, uint64_of,
+    unorder_bits, utf8_of,
 )
+from lexcodecs._raw cimport SLACK
+
+# the integers' layout, shared with the columnar kernel
+include "_layout.pxi"
 
 from lexcodecs import _impl
 from lexcodecs.types import Float32, Versionstamp

@@ -7,23 +7,11 @@
 # value first, as reference_encode.FIELD_COERCE does.
 
 
-cdef inline int nbytes(unsigned long long m) noexcept:
-    cdef int k = 1
-    while k < 8 and (m >> (8 * k)):
-        k += 1
-    return k
-
-
-cdef int put_fixed(Buf *b, bint neg, unsigned long long mag) except -1:
-    """A magnitude of 1..8 bytes (not zero) in the fixed forms 14 ± n."""
-    cdef int k = nbytes(mag)
-    cdef unsigned long long full = 0xFFFFFFFFFFFFFFFFULL if k == 8 else (1ULL << (8 * k)) - 1
-    if neg:
-        buf_put(b, 0x14 - k)
-        buf_put_be(b, full - mag, k)
-    else:
-        buf_put(b, 0x14 + k)
-        buf_put_be(b, mag, k)
+cdef inline int put_fixed(Buf *b, bint neg, unsigned long long mag) except -1:
+    """A magnitude below 2**64 in the fixed forms 14 ± n: ``_layout.pxi``'s :func:`fdb_int`
+    (of the two's complement, ``0 - mag`` for a negative)."""
+    buf_room(b, FDB_INT_MAX + SLACK)
+    b.n = fdb_int(b.p + b.n, neg, (0 - mag) if neg else mag, 0) - b.p
     return 1
 
 
@@ -62,12 +50,9 @@ cdef int put_int(Buf *b, object v, bint java) except -1:
     cdef long long x = PyLong_AsLongLongAndOverflow(v, &overflow)
     if overflow:
         return put_big(b, v, overflow < 0, java)
-    if x == 0:
-        buf_put(b, 0x14)
-        return 1
-    if x > 0:
-        return put_fixed(b, False, <unsigned long long> x)
-    return put_fixed(b, True, (<unsigned long long> (-(x + 1))) + 1)
+    buf_room(b, FDB_INT_MAX + SLACK)
+    b.n = fdb_int(b.p + b.n, x < 0, <unsigned long long> x, 0) - b.p
+    return 1
 
 
 cdef inline int put_double(Buf *b, double d) except -1:
@@ -99,15 +84,14 @@ cdef int put_str(Buf *b, object v) except -1:
     if not utf8_of(v, &s, &n):
         return 0  # a lone surrogate: the reference code explains
     buf_put(b, 0x02)
-    buf_put_escaped(b, s, n, 0x00, 0xFF)
+    buf_put_escaped(b, s, n)
     buf_put(b, 0x00)
     return 1
 
 
 cdef int put_bytes(Buf *b, object v) except -1:
     buf_put(b, 0x01)
-    buf_put_escaped(b, <const unsigned char *> PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v),
-                    0x00, 0xFF)
+    buf_put_escaped(b, <const unsigned char *> PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v))
     buf_put(b, 0x00)
     return 1
 

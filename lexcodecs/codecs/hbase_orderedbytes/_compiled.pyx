@@ -25,9 +25,9 @@ malformed or non-canonical key -- hands the *whole* key to the reference ``caref
 methods, which give the same answer or raise the typed error. This module never words an
 error. ``lexcodecs._impl.HANDOVERS`` counts the hand-overs.
 
-Files: this one (constants, the plan, the engine and the bound object),
-``_write.pxi`` (the writers) and ``_read.pxi`` (the readers), included
-below: one extension module.
+Files: this one (constants, the plan, the engine and the bound object), ``_layout.pxi``
+(BlobVar's bytes, shared with the columnar kernel), ``_write.pxi`` (the writers) and
+``_read.pxi`` (the readers), included below: one extension module.
 """
 
 import decimal
@@ -53,9 +53,11 @@ from lexcodecs._engine cimport (
     values_of,
 )
 
-# the layouts below the codecs: Ryu's shortest digits, then SQLite4's base-100 number
+# the layouts below the codecs: Ryu's shortest digits, then SQLite4's base-100 number; then
+# this format's own (BlobVar), shared with the columnar kernel
 include "../../_shortest.pxi"
 include "../../_centimal.pxi"
+include "_layout.pxi"
 
 from lexcodecs._impl import HANDOVERS
 from lexcodecs.types import Float32

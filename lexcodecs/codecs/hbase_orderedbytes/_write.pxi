@@ -252,22 +252,10 @@ cdef int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
 
 
 cdef int put_blob_var(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
-    """The 7-bit groups of *s*: ``80|g`` each, the last with bit 7 clear; ``00`` if empty."""
-    cdef Py_ssize_t i
-    cdef unsigned int acc = 0
-    cdef int bits = 0
-    if n == 0:
-        buf_put(b, 0x00)
-        return 0
-    for i in range(n):
-        acc = ((acc << 8) | s[i]) & 0x7FFF
-        bits += 8
-        while bits >= 7:
-            bits -= 7
-            buf_put(b, <unsigned char> (((acc >> bits) & 0x7F) | 0x80))
-    if bits:
-        buf_put(b, <unsigned char> (((acc << (7 - bits)) & 0x7F) | 0x80))
-    b.p[b.n - 1] &= 0x7F
+    """The 7-bit groups of *s*: ``80|g`` each, the last with bit 7 clear; ``00`` if empty
+    (``_layout.pxi``'s :func:`hbase_blob_var`)."""
+    buf_room(b, (8 * n + 6) // 7 + 1 + SLACK)
+    b.n = hbase_blob_var(b.p + b.n, s, n) - b.p
     return 0
 
 

@@ -51,6 +51,8 @@ from lexcodecs._engine cimport (
     Buf, bits_double, buf_bytes, buf_free, buf_init, buf_put, buf_put_be, buf_put_n,
     double_bits, get_be, utf8_of, values_of,
 )
+# the IEEE order transform, shared with the other formats and the columnar kernel
+from lexcodecs._raw cimport raw_order
 
 import datetime as _dt
 import uuid as _uuid

@@ -71,6 +71,7 @@ cdef inline long long days_from_civil(long long y, long long m, long long d) noe
 
 
 cdef inline int put_signed(Buf *b, long long x, int width) except -1:
+    """Big-endian, the sign bit flipped (``buf_put_be``: ``_raw.pxd``'s one store)."""
     buf_put_be(b, (<unsigned long long>x) ^ (1ULL << (8 * width - 1)), width)
     return 1
 
@@ -83,8 +84,9 @@ cdef inline int put_float64(Buf *b, double x, bint go_nan) except -1:
         buf_put_be(b, GO_NAN64, 8)
         return 1
     bits = double_bits(x)
-    # the literal rule: -0.0 < 0 is false, so -0.0 gets only its sign bit flipped (00..00)
-    buf_put_be(b, bits ^ ALL64 if x < 0 else bits ^ SIGN64, 8)
+    # the IEEE order transform by the literal rule (``_raw.pxd``'s raw_order): -0.0 < 0 is
+    # false, so -0.0 gets only its sign bit flipped (00..00)
+    buf_put_be(b, raw_order(bits, x < 0, 8), 8)
     return 1
 
 
@@ -107,7 +109,7 @@ cdef inline int put_float32(Buf *b, double x, bint native, bint go_nan) except -
     if not native:
         return put_float64(b, x, go_nan)
     memcpy(&bits, &f, 4)
-    buf_put_be(b, bits ^ 0xFFFFFFFFU if x < 0 else bits ^ 0x80000000U, 4)
+    buf_put_be(b, raw_order(bits, x < 0, 4), 4)  # the literal rule, as for float64
     return 1
 
 

@@ -7,7 +7,8 @@ slots hold the methods of a :class:`Plan`: a C array with one :c:type:`Spec` per
 from those same field codecs (kind, effective order, var-int layout, reserved bits, widths,
 lengths, declared termination). The format is described in ``format.py``; the writers
 (``_write.pxi``) and readers (``_read.pxi``), included here, follow the reference field codecs
-(``reference*.py``) function for function.
+(``reference*.py``) function for function. The bytes of a var-int, a string and variable-length
+bytes are ``_layout.pxi``'s, which the columnar kernel includes too.
 
 * **Encode** runs two passes. Back to front it gives each field its termination bit ``t``
   (spec §11.3: a field is empty only when it is a NULL written without ``t``, or a fixed byte
@@ -42,9 +43,10 @@ from libc.string cimport memchr, memcmp, memcpy
 
 from lexcodecs._engine cimport (
     Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put, buf_put_be,
-    buf_put_n, double_bits, get_be, int64_of, order_bits, uint64_of, unorder_bits, utf8_of,
-    values_of,
+    buf_put_n, buf_room, double_bits, get_be, int64_of, order_bits, uint64_of, unorder_bits,
+    utf8_of, values_of,
 )
+from lexcodecs._raw cimport SLACK
 
 from ...types import Float32
 from . import format as _format
@@ -55,15 +57,6 @@ from lexcodecs._impl import HANDOVERS
 
 cdef extern from *:
     """
-    static inline int lx_bit_length(unsigned long long x) {
-    #if defined(__GNUC__) || defined(__clang__)
-        return x ? 64 - __builtin_clzll(x) : 0;
-    #else
-        int n = 0;
-        while (x) { n++; x >>= 1; }
-        return n;
-    #endif
-    }
     /* A float subclass instance holding x, as float's own tp_new builds one. */
     static PyObject *lx_float_subtype(PyTypeObject *tp, double x) {
         PyObject *o = tp->tp_alloc(tp, 0);
@@ -75,7 +68,6 @@ cdef extern from *:
         return Py_TYPE(descr)->tp_descr_set(descr, obj, v);
     }
     """
-    int lx_bit_length(unsigned long long x) noexcept nogil
     object lx_float_subtype(PyTypeObject *tp, double x)
     int lx_set_slot(object descr, object obj, object v) except -1
 
@@ -89,6 +81,9 @@ from lexcodecs.codecs.orderly._format cimport (
     T_MUST, T_SHOULD_NOT,
 )
 
+# the bytes of var-ints, strings and variable-length bytes, shared with the columnar kernel
+include "_layout.pxi"
+
 ctypedef struct Lay:
     int signed_, s, d, lb, e, max_length
     long long lo, hi                    # the range of a signed layout
@@ -101,6 +96,7 @@ ctypedef struct Spec:
     int should_not                      # declared termination SHOULD_NOT
     int nullable
     Lay lay                             # var-ints
+    OrderlyVarint vt                    # var-ints: the layout's tables, with r (_layout.pxi)
     int r, v                            # reserved bits and their value
     int width                           # fixed ints and floats, in bytes
     int signed_                         # fixed ints
@@ -110,6 +106,7 @@ ctypedef struct Spec:
     Py_ssize_t n                        # fixed bytes: length; variable bytes: raw prefix
 
 cdef Lay _EXPONENT
+cdef OrderlyVarint _EXPONENT_VT         # a decimal's exponent: two reserved bits, its type
 
 
 cdef void lay_of(Lay *out, object lay) except *:
@@ -121,15 +118,16 @@ cdef void lay_of(Lay *out, object lay) except *:
         out.lo, out.hi, out.uhi = 0, 0, lay.hi
 
 
+cdef void tables_of(OrderlyVarint *out, const Lay *lay, int r) noexcept:
+    orderly_varint_tables(out, lay.signed_, lay.s, lay.d, lay.lb, lay.e, lay.max_length, r)
+
+
 lay_of(&_EXPONENT, _format.EXPONENT)
+tables_of(&_EXPONENT_VT, &_EXPONENT, 2)
 
 # -- variable-length bytes: the digit nibbles (spec §10.2) -----------------------------------
 
-#: a byte -> its three digit nibbles (12 bits), spec §10.2
-cdef unsigned int _BYTE_NIBS[256]
 cdef int _NIB_DIGIT[16]         # nibble -> digit, -1 not a digit (1, the terminator, included)
-for _i in range(256):
-    _BYTE_NIBS[_i] = int(_format.BYTE_NIBBLES[_i], 16)
 for _i in range(16):
     _NIB_DIGIT[_i] = -1
 for _i, _nib in enumerate(_format.DIGIT_NIBBLE):
@@ -137,12 +135,6 @@ for _i, _nib in enumerate(_format.DIGIT_NIBBLE):
 if _format.VARBYTES_TERMINATOR != 1:
     raise ImportError("lexcodecs.codecs.orderly._compiled does not match format.py")
 
-
-cdef inline Py_ssize_t bcd_length(Py_ssize_t d, bint t) noexcept:
-    """The bytes of *d* digit nibbles and the terminator nibbles *t* asks for."""
-    if t:
-        return (d + 2) // 2
-    return 1 if d == 0 else (d + 1) // 2
 
 # -- values the decoders build --------------------------------------------------------------
 
@@ -226,6 +218,7 @@ cdef class Plan:
                 f.n = fc.n
             elif f.kind == K_VAR_BYTES:
                 f.n = fc.p
+            tables_of(&f.vt, &f.lay, f.r)  # (a field of another kind: unused)
 
     def __dealloc__(self):
         PyMem_Free(self.specs)

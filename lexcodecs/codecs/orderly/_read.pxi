@@ -5,16 +5,19 @@
 # (the reference code then reads the whole key and raises the typed error).
 
 cdef int varint_get(const unsigned char *k, Py_ssize_t n, Py_ssize_t pos, const Lay *lay,
-                    unsigned char mask, int r, int v, unsigned long long *ux, bint *neg,
-                    Py_ssize_t *end) noexcept:
+                    const OrderlyVarint *vt, unsigned char mask, int r, int v,
+                    unsigned long long *ux, bint *neg, Py_ssize_t *end) noexcept:
     """The var-int at *pos* (``pos < n``): 1 and its value, 2 for the NULL header, 0 when
-    the reference must judge (not canonical, out of range, truncated, wrong reserved bits)."""
+    the reference must judge (not canonical, out of range, truncated, wrong reserved bits).
+    *vt*: the layout's tables with *r* reserved bits, which write the value again (the
+    canonical check)."""
     cdef int b0 = k[pos]
     cdef int u, g, length, hb, width
     cdef int ones = (1 << lay.lb) - 1
     cdef unsigned long long c, x
     cdef bint negative
-    cdef unsigned char again[9]
+    cdef unsigned char again[ORDERLY_VARINT_MAX + SLACK]
+    cdef unsigned char *again_end
     if r and (b0 >> (8 - r)) != v:
         return 0
     u = (b0 ^ mask) & (0xFF >> r)
@@ -57,8 +60,8 @@ cdef int varint_get(const unsigned char *k, Py_ssize_t n, Py_ssize_t pos, const 
         if c > lay.uhi:
             return 0
         x = c
-    if varint_put(again, x, negative, lay, r, v, mask) != length or \
-            memcmp(again, k + pos, length) != 0:
+    again_end = orderly_varint_r(vt, again, negative, x, mask, r, v)
+    if again_end == NULL or again_end - again != length or memcmp(again, k + pos, length) != 0:
         return 0
     ux[0] = x
     neg[0] = negative
@@ -74,7 +77,7 @@ cdef object read_varint(const Spec *f, const unsigned char *k, Py_ssize_t n, Py_
     cdef int got
     if pos[0] >= n:
         return None
-    got = varint_get(k, n, pos[0], &f.lay, f.mask, f.r, f.v, &ux, &neg, pos)
+    got = varint_get(k, n, pos[0], &f.lay, &f.vt, f.mask, f.r, f.v, &ux, &neg, pos)
     if got == 0:
         return _HANDOVER
     if got == 2:
@@ -158,7 +161,7 @@ cdef object read_decimal(const Spec *f, const unsigned char *k, Py_ssize_t n,
     stored = k[start] >> 6
     kind = stored ^ (3 if f.desc else 0)
     m = f.mask ^ (0xFF if kind == DEC_NEG else 0)
-    got = varint_get(k, n, start, &_EXPONENT, m, 2, stored, &ux, &neg, &at)
+    got = varint_get(k, n, start, &_EXPONENT, &_EXPONENT_VT, m, 2, stored, &ux, &neg, &at)
     if got == 0:
         return _HANDOVER
     if got == 2:
@@ -291,8 +294,8 @@ cdef object read_var_bytes(const Spec *f, const unsigned char *k, Py_ssize_t n,
         else:
             d -= 1
     # exactly the terminated form, or the unterminated one at the end of the key
-    if d % 3 or (end - start != bcd_length(d, True) and
-                 (end != n or end - start != bcd_length(d, False))):
+    if d % 3 or (end - start != orderly_bcd_length(d, True) and
+                 (end != n or end - start != orderly_bcd_length(d, False))):
         return _HANDOVER
     groups = d // 3
     value = PyBytes_FromStringAndSize(NULL, f.n + groups)

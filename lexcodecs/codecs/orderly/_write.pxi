@@ -4,65 +4,27 @@
 # (nothing to undo: the whole key is handed to the reference code) for a value it does not
 # take as its own. The caller inverts a descending field afterwards.
 
-# -- var-ints (spec §5) ---------------------------------------------------------------------
-
-
-cdef int varint_put(unsigned char *out, unsigned long long ux, bint neg, const Lay *lay,
-                    int r, int v, unsigned char mask) noexcept:
-    """The var-int of the 64-bit two's complement *ux* (negative when *neg*) into *out* (room
-    for 9): its length, 0 when it is longer than the layout allows."""
-    cdef unsigned long long mag = ~ux if neg else ux
-    cdef int bits = lx_bit_length(mag)
-    cdef int length, hb, template, hdata, h, i
-    if bits <= lay.s - r:
-        length, hb = 1, lay.s - r
-    elif bits <= lay.d - r + 8:
-        length, hb = 2, lay.d - r
-    else:
-        length, hb = 1 + ((bits - (lay.e - r) + 7) >> 3), lay.e - r
-    if length > lay.max_length:
-        return 0
-    if lay.signed_:
-        if length == 1:
-            template = 0x40 if neg else 0x80
-        elif length == 2:
-            template = 0x20 if neg else 0xC0
-        elif neg:
-            template = ((length - 3) ^ ((1 << lay.lb) - 1)) << lay.e
-        else:
-            template = 0xE0 + ((length - 3) << lay.e)
-    else:
-        template = 0 if length == 1 else 0x80 if length == 2 else 0xC0 + ((length - 3) << lay.e)
-    # the Java code loses the header bits of a 9-byte long (format quirk)
-    hdata = 0 if length == 9 else <int> ((ux >> (8 * (length - 1))) & ((1ULL << hb) - 1))
-    h = (template >> r) | hdata
-    if not lay.signed_:
-        h += 1
-    out[0] = <unsigned char> (((h ^ mask) & (0xFF >> r)) | ((v << (8 - r)) if r else 0))
-    for i in range(1, length):
-        out[i] = <unsigned char> (ux >> (8 * (length - 1 - i))) ^ mask
-    return length
-
-
 # -- the field writers -----------------------------------------------------------------------
 
 
 cdef int put_varint(Buf *b, const Spec *f, object v) except -1:
+    """A var-int (spec §5): ``_layout.pxi``'s :func:`orderly_varint_r`, by the field's
+    tables."""
     cdef long long x
     cdef unsigned long long ux
-    cdef unsigned char out[9]
-    cdef int length
+    cdef bint neg = False
+    cdef unsigned char *end
     if f.lay.signed_:
         if not int64_of(v, &x) or x < f.lay.lo or x > f.lay.hi:
             return 0
-        length = varint_put(out, <unsigned long long> x, x < 0, &f.lay, f.r, f.v, 0)
-    else:
-        if not uint64_of(v, &ux) or ux > f.lay.uhi:
-            return 0
-        length = varint_put(out, ux, False, &f.lay, f.r, f.v, 0)
-    if length == 0:
+        ux, neg = <unsigned long long> x, x < 0
+    elif not uint64_of(v, &ux) or ux > f.lay.uhi:
         return 0
-    buf_put_n(b, out, length)
+    buf_room(b, ORDERLY_VARINT_MAX + SLACK)
+    end = orderly_varint_r(&f.vt, b.p + b.n, neg, ux, 0, f.r, f.v)
+    if end == NULL:
+        return 0
+    b.n = end - b.p
     return 1
 
 
@@ -109,17 +71,14 @@ cdef int put_float(Buf *b, const Spec *f, object v) except -1:
 
 
 cdef int put_string(Buf *b, const Spec *f, object v, bint t) except -1:
+    """A string (spec §9): ``_layout.pxi``'s :func:`orderly_plus2`, then the terminator."""
     cdef const unsigned char *s
-    cdef Py_ssize_t n, i
-    cdef unsigned char *p
+    cdef Py_ssize_t n
     if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):
         return 0
     if b.n + n + 1 > b.cap:
         buf_grow(b, n + 1)
-    p = b.p + b.n
-    for i in range(n):
-        p[i] = <unsigned char> (s[i] + 2)
-    b.n += n
+    b.n = orderly_plus2(b.p + b.n, s, n) - b.p
     if t or n == 0:
         b.p[b.n] = 1
         b.n += 1
@@ -149,40 +108,16 @@ cdef int put_fixed_bytes(Buf *b, const Spec *f, object v) except -1:
 
 
 cdef int put_var_bytes(Buf *b, const Spec *f, object v, bint t) except -1:
+    """Variable-length bytes (spec §10.2): the raw prefix, then ``_layout.pxi``'s
+    :func:`orderly_bcd`."""
     cdef const unsigned char *s
-    cdef Py_ssize_t n, m, d, size, i, done
-    cdef unsigned int pair
-    cdef unsigned char *p
+    cdef Py_ssize_t n, m
     if not bytes_of(v, &s, &n) or n < f.n:
         return 0
     m = n - f.n
-    d = 3 * m
-    size = bcd_length(d, t)
-    if b.n + f.n + size > b.cap:
-        buf_grow(b, f.n + size)
+    buf_room(b, f.n + orderly_bcd_length(3 * m, t) + SLACK)
     memcpy(b.p + b.n, s, f.n)
-    p = b.p + b.n + f.n
-    s += f.n
-    i = 0
-    while i + 1 < m:  # two bytes: six nibbles, three bytes
-        pair = (_BYTE_NIBS[s[i]] << 12) | _BYTE_NIBS[s[i + 1]]
-        p[0] = <unsigned char> (pair >> 16)
-        p[1] = <unsigned char> (pair >> 8)
-        p[2] = <unsigned char> pair
-        p += 3
-        i += 2
-    done = 3 * (i // 2)
-    if i < m:  # one byte left: three nibbles, the last one shares a byte with a 1
-        pair = _BYTE_NIBS[s[i]]
-        p[0] = <unsigned char> (pair >> 4)
-        p[1] = <unsigned char> (((pair & 0xF) << 4) | 1)
-        p += 2
-        done += 2
-    while done < size:
-        p[0] = 0x11
-        p += 1
-        done += 1
-    b.n += f.n + size
+    b.n = orderly_bcd(b.p + b.n + f.n, s + f.n, m, t) - b.p
     return 1
 
 
@@ -191,7 +126,8 @@ cdef int put_decimal_digits(Buf *b, const char *s, Py_ssize_t first, Py_ssize_t 
     """A non-zero decimal: the digits ``s[first..last]`` (a '.' among them is skipped), *nd*
     of them, none a leading or trailing zero, times 10**exponent (spec §8)."""
     cdef unsigned char m = 0xFF if neg else 0
-    cdef unsigned char head[9]
+    cdef unsigned char head[ORDERLY_VARINT_MAX + SLACK]
+    cdef unsigned char *end
     cdef long long adjusted
     cdef int length, hi = -1
     cdef Py_ssize_t i
@@ -201,10 +137,11 @@ cdef int put_decimal_digits(Buf *b, const char *s, Py_ssize_t first, Py_ssize_t 
     if exponent == DEC_EXP_MAX:  # Java: -scale overflows to -2**31
         exponent = -2147483648
     adjusted = nd + exponent - 1
-    length = varint_put(head, <unsigned long long> adjusted, adjusted < 0, &_EXPONENT, 2,
-                        DEC_NEG if neg else DEC_POS, m)
-    if length == 0 or length > DEC_EXP_MAX_LENGTH:
+    end = orderly_varint_r(&_EXPONENT_VT, head, adjusted < 0, <unsigned long long> adjusted, m,
+                           2, DEC_NEG if neg else DEC_POS)
+    if end == NULL or end - head > DEC_EXP_MAX_LENGTH:
         return 0
+    length = <int> (end - head)
     if b.n + length + nd // 2 + 2 > b.cap:
         buf_grow(b, length + nd // 2 + 2)
     memcpy(b.p + b.n, head, length)

@@ -6,6 +6,8 @@ Theory of operation: a bound schema hands this module one row of ints per field
 integer range and the signed rule's numbers), built from the same tables the reference code
 reads. :class:`Engine` copies the rows into a C array once and then encodes and decodes with a
 branch per field on the type byte, one :c:type:`Buf`, and no Python call on the usual path.
+A signed int's sign byte and payload are ``_layout.pxi``'s, which the columnar kernel
+includes too.
 
 The protocol is ``lexcodecs/_engine.pxd``'s: descending is "write ascending, then invert the
 field" on encode and "read every byte through ``mask``" on decode; exact types are checked
@@ -34,9 +36,10 @@ from libc.string cimport memchr, memcpy
 
 from lexcodecs._engine cimport (
     Buf, bits_double, buf_bytes, buf_free, buf_init, buf_invert, buf_put, buf_put_be,
-    buf_put_escaped, buf_put_n, double_bits, get_be, int64_of, order_bits, uint64_of,
+    buf_put_escaped, buf_put_n, buf_room, double_bits, get_be, int64_of, order_bits, uint64_of,
     unorder_bits, utf8_of,
 )
+from lexcodecs._raw cimport SLACK
 
 from lexcodecs.types import Float32
 
@@ -45,6 +48,9 @@ from lexcodecs.types import Float32
 from lexcodecs.codecs.skv._format cimport (
     BOOL, DOUBLE, FLOAT, INT16, INT64, SIGN_NEGATIVE, SIGN_NONNEGATIVE, STRING, UINT16, UINT64,
 )
+
+# the signed integers' layout, shared with the columnar kernel
+include "_layout.pxi"
 
 from . import format as _format
 from .codec import BoundSkv
@@ -147,16 +153,12 @@ cdef int write_value(Buf *b, const FieldSpec *f, object v) except -1:
             n = PyByteArray_GET_SIZE(v)
         else:
             return 0
-        buf_put_escaped(b, s, n, 0x00, 0xFF)
+        buf_put_escaped(b, s, n)
     elif t <= INT64:
         if not int64_of(v, &x) or x < f.lo or x > <long long> f.hi:
             return 0
-        if x < 0:
-            buf_put(b, SIGN_NEGATIVE)
-            buf_put_be(b, f.bias + <unsigned long long> x, f.width)
-        else:
-            buf_put(b, SIGN_NONNEGATIVE)
-            buf_put_be(b, <unsigned long long> x, f.width)
+        buf_room(b, 1 + f.width + SLACK)  # the sign byte and the payload (_layout.pxi)
+        b.n = skv_int(b.p + b.n, x < 0, <unsigned long long> x, 0, f.width) - b.p
     elif t <= UINT64:
         if not uint64_of(v, &u) or u > f.hi:
             return 0

@@ -21,14 +21,15 @@ hand-overs.
 Numbers are exact, as in the reference: an int through its digits (up to 64 bits the
 number layout of ``lexcodecs/_centimal.pxi``, shared with HBase and the columnar kernel;
 ``str()`` beyond), a float through its shortest repr (Ryu, ``lexcodecs/_shortest.pxi``: the
-digits of ``repr()``), a Decimal through ``str()`` -- libmpdec's to-scientific-string, the
+digits of ``repr()``; the number by ``_layout.pxi``, shared with the kernel), a Decimal through ``str()`` -- libmpdec's to-scientific-string, the
 sign, coefficient digits and exponent of ``as_tuple()`` spelled out, with no rounding and no
 context (but the case of the ``E``) -- because ``as_tuple()`` costs a named-tuple call, 13
 times ``str()``. Decoding builds digit text and lets Python's correctly rounded ``strtod``
 (floats), the ``Decimal`` constructor (no context) or ``int`` read it.
 
-Files: this one (constants, the plan and the bound objects), ``_write.pxi`` (the
-writers) and ``_read.pxi`` (the readers), included below: one extension module.
+Files: this one (constants, the plan and the bound objects), ``_layout.pxi`` (the bytes of
+a number, shared with the columnar kernel), ``_write.pxi`` (the writers) and ``_read.pxi``
+(the readers), included below: one extension module.
 """
 
 import decimal
@@ -47,13 +48,13 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_CheckExact
-from libc.math cimport isinf
 from libc.string cimport memchr, memcmp
 
 from lexcodecs._engine cimport (
     Buf, PyLong_AsLongLongAndOverflow, buf_bytes, buf_free, buf_grow, buf_init, buf_invert,
     buf_put, buf_put_n, buf_room, int64_of, uint64_of, utf8_of, values_of,
 )
+from lexcodecs._raw cimport SLACK, raw_seven
 
 from lexcodecs.codecs.sqlite4._format cimport (
     BINARY as H_BINARY, FINAL_BINARY as H_FINAL, INT_FROM_STR_DIGITS, INT_VIA_DECIMAL_BITS,
@@ -121,10 +122,12 @@ ctypedef struct FieldC:
     unsigned long long hi
 
 
-# the layouts below the codecs: Ryu's shortest digits, then the base-100 number
+# the layouts below the codecs: Ryu's shortest digits, then the base-100 number; then this
+# format's own (its numbers), shared with the columnar kernel
 include "../../_shortest.pxi"
 _shortest_init()
 include "../../_centimal.pxi"
+include "_layout.pxi"
 
 include "_write.pxi"
 include "_read.pxi"

@@ -84,18 +84,12 @@ cdef int put_big_int(Buf *b, object v, bint neg) except -1:
 
 cdef int put_float(Buf *b, double x) except -1:
     """A float as the decimal of its shortest repr (spec §11): Ryu's digits, the number by
-    :func:`cent_float`."""
+    ``_layout.pxi``'s :func:`sq4_number` (a NaN is its own header)."""
     if x != x:
         buf_put(b, H_NAN)
         return 1
-    if x == 0.0:
-        buf_put(b, H_ZERO)
-        return 1
-    if isinf(x):
-        buf_put(b, H_POS_INF if x > 0 else H_NEG_INF)
-        return 1
     buf_room(b, CENT_ROOM)
-    b.n = cent_float(b.p + b.n, x, MEDIUM_MIN_E) - b.p
+    b.n = sq4_number(b.p + b.n, x) - b.p
     return 1
 
 
@@ -191,23 +185,10 @@ cdef int put_decimal(Buf *b, object v) except -1:
 
 
 cdef int put_binary_body(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
-    """The 7-bit groups of *s*, high bit set, then ``00``."""
-    cdef Py_ssize_t groups = (8 * n + 6) // 7, i
-    cdef unsigned int acc = 0
-    cdef int bits = 0
-    if b.n + groups + 1 > b.cap:
-        buf_grow(b, groups + 1)
-    for i in range(n):
-        acc = (acc << 8) | s[i]
-        bits += 8
-        while bits >= 7:
-            bits -= 7
-            b.p[b.n] = 0x80 | ((acc >> bits) & 0x7F)
-            b.n += 1
-        acc &= (1u << bits) - 1
-    if bits:
-        b.p[b.n] = 0x80 | ((acc << (7 - bits)) & 0x7F)
-        b.n += 1
+    """The 7-bit groups of *s*, high bit set (``_raw.pxd``'s :c:func:`raw_seven`), then
+    ``00``."""
+    buf_room(b, (8 * n + 6) // 7 + 1 + SLACK)
+    b.n = raw_seven(b.p + b.n, s, n) - b.p
     b.p[b.n] = 0
     b.n += 1
     return 0
