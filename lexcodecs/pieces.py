@@ -43,10 +43,11 @@ WRITERS: Final[dict[str, int]] = {
 INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6, 7})
 #: writer kind -> the most body bytes it writes (None: the piece's width): an fdb-tuple int
 #: is a code and up to 8 bytes, an orderly var-int at most 9, an orderedcode int64 10, an
-#: ordered-binary number 9, a centimal integer a header and 10 centimal digits, a sqlite4
-#: float a header, an exponent varint and at most 10 digits; a string's width is what it
-#: writes beside its data (the kernel adds the data's bytes)
-BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 9, 7: 11,
+#: ordered-binary integer 11 (a double's 9, a BigInt remainder's 2), a centimal integer a
+#: header and 10 centimal digits, a sqlite4 float a header, an exponent varint and at most
+#: 10 digits; a string's width is what it writes beside its data (the kernel adds the
+#: data's bytes)
+BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 11, 7: 11,
                                           8: None, 9: 10, 10: 9, 11: 16, 12: 1, 13: None}
 FLOAT_WRITERS: Final = frozenset({8, 9, 10, 11})
 
@@ -54,7 +55,7 @@ FLOAT_WRITERS: Final = frozenset({8, 9, 10, 11})
 FLAGS: Final[dict[str, int]] = {
     "signflip": 1, "invert": 2, "literal": 4, "plus1": 8, "float32": 16, "signed": 32,
     "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
-    "bcd": 2048, "seven_last": 4096, "escape_ff": 8192,
+    "bcd": 2048, "seven_last": 4096, "escape_ff": 8192, "ordered_binary_string": 16384,
 }
 
 INT64_MIN: Final = -(2**63)
@@ -120,14 +121,16 @@ class CodecPieces:
     #: value bare, not as an array: a schema of fewer fields takes the row API)
     min_fields: int = 1
     #: the longest key the codec writes (ordered-binary: lmdb-js's 8 KiB buffer, less its
-    #: widest store), or None: a schema whose keys may be longer takes the row API
+    #: widest store), or None: a schema whose keys may be longer takes the row API when its
+    #: pieces are all of bounded length; with a string or bytes field, the kernel declines
+    #: each longer key to the row API (which writes or refuses it)
     max_key: int | None = None
 
     def holds(self, pieces: Sequence[Piece]) -> bool:
         """Whether these pieces (a schema's fields, in order) are the kernel's to write."""
         if len(pieces) < self.min_fields:
             return False
-        if self.max_key is None:
+        if self.max_key is None or any(p.writer == WRITERS["bytes"] for p in pieces):
             return True
         longest = sum(max(p.max_length, len(p.null or b"")) for p in pieces)
         return longest + len(self.separator) * (len(pieces) - 1) <= self.max_key

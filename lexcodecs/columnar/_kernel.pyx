@@ -54,8 +54,8 @@ VARINT    orderly/            orderly's var-int (``orderly_varint``, spec §5, n
                               header with sign, length, top bits, by the field's tables
 OC_INT    orderedcode/        orderedcode's int64 (``F_SIGNED``: k one-bits, a zero, the value;
                               ~x inverted if < 0) or uint64 (a length byte, the big-endian bytes)
-OB_INT    ordered_binary/     ordered-binary's number of an int: the double it equals (an int no
-                              double holds is declined: the row API writes its BigInt form)
+OB_INT    ordered_binary/     ordered-binary's number of an int (``ob_int``): the double it equals,
+                              or the double nearer zero and the BigInt remainder
 CENT_INT  _centimal.pxi       the base-100 number of an integer (sqlite4's, HBase's): medium
                               class header, centimal mantissa (``cent_int``)
 FLOAT     _raw.pxd            IEEE order transform (``raw_order``; ``F_LITERAL``: lexkey's
@@ -164,6 +164,7 @@ cdef enum:
     F_BCD = 2048
     F_SEVEN_LAST = 4096
     F_ESCFF = 8192
+    F_OBSTR = 16384
 
 #: the most bytes one field's piece can take, NULL aside (each plan row gives its own bound)
 cdef enum:
@@ -316,6 +317,8 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         start, stop = (<const int64_t*>f.values)[i], (<const int64_t*>f.values)[i + 1]
     src = f.data + start
     size = stop - start
+    if f.flags & F_OBSTR:  # ordered-binary's strings: a prefix even for an empty one
+        return ob_utf8(p, src, size, ob_units(src, size))
     if f.flags & F_BCD:
         return orderly_bcd(p, src, size, t)
     if f.flags & F_SEVEN_LAST:
@@ -355,18 +358,9 @@ cdef inline uint8_t* _oc_float(uint8_t* p, double x, uint64_t inv) noexcept nogi
 
 cdef inline uint8_t* _ob_int(uint8_t* p, uint64_t neg, uint64_t u) noexcept nogil:
     """ordered-binary's number of an integer (its 64-bit two's complement *u*, *neg*): the
-    double it equals (``_layout.pxi``); NULL when no double does (the row API writes the
-    double below it and the BigInt remainder)."""
-    cdef double d
-    if neg:
-        d = <double><int64_t>u
-        if d < -9223372036854775808.0 or <int64_t>d != <int64_t>u:
-            return NULL
-    else:
-        d = <double>u
-        if d >= 18446744073709551616.0 or <uint64_t>d != u:
-            return NULL
-    return _ob_float(p, d)
+    double it equals, or the double nearer zero and the BigInt remainder (``ob_int``); NULL
+    in the one case lmdb-js gets wrong (the row API's)."""
+    return ob_int(p, <bint>neg, (u ^ (0 - neg)) + neg)
 
 
 cdef inline uint8_t* _ob_float(uint8_t* p, double x) noexcept nogil:
@@ -525,11 +519,12 @@ cdef void _load(FieldC* f, tuple row) except *:
 
 
 cdef Py_ssize_t _rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t start, Py_ssize_t n,
-                      const uint8_t* sep4, int nsep, bint tail, uint8_t* out, uint8_t** at,
-                      int32_t* ends) except -1:
+                      const uint8_t* sep4, int nsep, bint tail, Py_ssize_t max_key,
+                      uint8_t* out, uint8_t** at, int32_t* ends) except -1:
     """Rows ``start..`` written from ``at[0]`` on, up to the first declined row (its index,
     ``at[0]`` left at its start) or *n*. *tail*: orderly's rule for a NULL, written only
-    when a later field is non-empty (not NULL, or a descending NULL) or itself descends."""
+    when a later field is non-empty (not NULL, or a descending NULL) or itself descends.
+    *max_key*: a longer key is declined (0: no limit; ordered-binary's buffer)."""
     cdef Py_ssize_t i, j, last
     cdef uint8_t* p = at[0]
     cdef uint8_t* q
@@ -547,6 +542,9 @@ cdef Py_ssize_t _rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t start, Py_
             if p == NULL:
                 at[0] = q
                 return i
+        if max_key and p - q > max_key:
+            at[0] = q
+            return i
         ends[i + 1] = <int32_t>(p - out)
     at[0] = p
     return n
@@ -945,7 +943,7 @@ cdef int _fixed_length(const FieldC* f) noexcept nogil:
         body = 4 if f.flags & F_FLOAT32 else 8
     elif f.writer == W_BOOL:
         body = 1
-    elif f.writer == W_OB_FLT or f.writer == W_OB_INT:
+    elif f.writer == W_OB_FLT:
         body = OB_NUMBER
     else:
         return -1
@@ -1049,13 +1047,6 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
             p = _put(out + k * length + at, pre, npre)
             _be_exact(p, b64 ^ inv, 8)
             _put(p + 8, suf, nsuf)
-    elif writer == W_OB_INT:  # ob_number's stores are exact: 1 byte, then 8
-        for k in range(n):
-            u = _int_at(values, vsize, vsigned, k + off, &neg)
-            p = _put(out + k * length + at, pre, npre)
-            if _ob_int(p, neg, u) == NULL:
-                return -1
-            _put(p + OB_NUMBER, suf, nsuf)
     elif writer == W_OB_FLT:
         for k in range(n):
             if src32:
@@ -1301,7 +1292,7 @@ cdef Py_ssize_t _bound(list plan, FieldC* fields, Py_ssize_t n, int nsep,
         row_max += max(fields[j].maxlen, fields[j].nnull) + nsep
         if fields[j].writer == W_BYTES and n:
             extra += _data_size(&fields[j], n) * (
-                2 if fields[j].flags & (F_ESC00 | F_ESCFF | F_SEVEN | F_SEVEN_LAST | F_BCD)
+                2 if fields[j].flags & (F_ESC00 | F_ESCFF | F_OBSTR | F_SEVEN | F_SEVEN_LAST | F_BCD)
                 else 1)
     if overrides:
         extra += sum([len(v) for v in overrides.values()])
@@ -1334,13 +1325,15 @@ cdef Py_ssize_t _columns(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
 
 
 def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
-                Py_ssize_t capacity, uintptr_t offsets, dict overrides):
+                Py_ssize_t capacity, uintptr_t offsets, dict overrides,
+                Py_ssize_t max_key=0):
     """Write the keys of rows ``0..n-1`` into *data* (*capacity* bytes, at least what
     :func:`capacity` says) and their ``n + 1`` int32 ends into *offsets*. Returns (bytes
     used, declined row indices, the way taken: ``"in place"``, ``"number rows"``, ``"by
     field"`` or ``"by row"``, how many columns the loops without checks wrote, every field
     for number rows); a declined row found in *overrides* gets
-    those bytes instead, and is not returned. *tail*: orderly's NULLs (:func:`_rows`). Past
+    those bytes instead, and is not returned. *tail*: orderly's NULLs, *max_key*: the longest
+    key a string may make (:func:`_rows`; the other ways take no strings). Past
     2 GiB the offsets wrap: the caller refuses that. (The way and the count are for the
     tests: a fast way lost shows there, not only in a benchmark.)"""
     cdef Py_ssize_t nf = len(plan), i = 0
@@ -1378,7 +1371,7 @@ def encode_rows(list plan, Py_ssize_t n, bytes sep, bint tail, uintptr_t data,
             if used >= 0:
                 return used, declined, "by field", plain
         while i < n:
-            i = _rows(fields, nf, i, n, sep4, nsep, tail, out, &p, ends)
+            i = _rows(fields, nf, i, n, sep4, nsep, tail, max_key, out, &p, ends)
             if i == n:
                 break
             given = overrides.get(i) if overrides is not None else None

@@ -320,7 +320,7 @@ def _run_kernel(plan: list[tuple[Any, ...]], rows: int, codec: CodecPieces,
     offsets = pa.allocate_buffer(4 * (rows + 1))
     used, declined, way, plain = _kernel.encode_rows(plan, rows, sep, codec.tail,
                                                      data.address, data.size, offsets.address,
-                                                     overrides)
+                                                     overrides, codec.max_key or 0)
     _check_size(used)
     data.resize(used)
     return _Pass(data, offsets, declined, way, plain)

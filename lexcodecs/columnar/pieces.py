@@ -28,7 +28,9 @@ orderedcode     int64 (k one-bits, a zero, the value), uint64 (length, big-endia
                 float64 (the int64 of its bits), string and bytes (``00`` and ``ff``
                 escaped, then ``00 01``)
 ordered-binary  arrays of two values or more, no longer than lmdb-js's buffer: ``int`` (the
-                double it equals) and float64 (``1 ‖ u ‖ 0``), bool (``06``/``07``)
+                double it equals, or the double nearer zero and the BigInt remainder),
+                float64 (``1 ‖ u ‖ 0``), bool (``06``/``07``), string (``1b`` prefix, short
+                ones ``04``-escaped), bytes (raw)
 hbase-          int8..64 (``29``..``2c``, sign bit flipped), float32/64 (``30``/``31``),
 orderedbytes    ``int`` (sqlite4's base-100 integer), string (``34`` UTF-8 ``00``),
                 bytes (BlobVar: ``37``, 7-bit groups, the last with bit 7 clear)

@@ -38,7 +38,7 @@ from ...codec import (
 )
 from ...errors import DecodeError, EncodeError, LexCodecError
 from ...inspection import Inspection
-from ...pieces import WRITERS, CodecPieces, Piece
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
 from . import explain
 from .anomalies import ANOMALIES
@@ -63,10 +63,11 @@ def _array_problem(value: Any) -> str | None:
 
 
 def columnar_piece(field: Field) -> Piece | None:
-    """*field*'s piece for the columnar kernel: numbers (an int as the double it equals: one
-    no double holds is declined, the row API writes its BigInt form; a float64's NaN is
-    declined, the row API writes the canonical one) and booleans, NULL ``00``; None for
-    strings (UTF-16 rules) and bytes (the row API writes them)."""
+    """*field*'s piece for the columnar kernel: numbers (an int as the double it equals, or
+    the double nearer zero and its BigInt remainder; a float64's NaN is declined, the row
+    API writes the canonical one), booleans, strings (``1b`` before an empty one or one that
+    starts below U+001C; short ones with ``04`` before each byte up to ``04``) and raw
+    bytes; NULL ``00``."""
     null = bytes((NULL,))
     if field.type == "int":
         return Piece(WRITERS["ordered_binary_int"], 8, null=null)
@@ -74,11 +75,15 @@ def columnar_piece(field: Field) -> Piece | None:
         return Piece(WRITERS["ordered_binary_float"], 8, null=null)
     if field.type == "bool":
         return Piece(WRITERS["bool"], 1, bools=(FALSE, TRUE), null=null)
+    if field.type == "string":
+        return Piece(WRITERS["bytes"], 1, FLAGS["ordered_binary_string"], null=null)
+    if field.type == "bytes":
+        return Piece(WRITERS["bytes"], 0, null=null)
     return None
 
 
 #: the kernel's view of the keys: values with ``00`` between them, as an array (one value
-#: alone is written bare: the row API's), no longer than lmdb-js's buffer takes whole
+#: alone is written bare: the row API's), no longer than lmdb-js's buffer surely takes
 COLUMNAR: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
                               max_key=BUFFER_SIZE - NUMBER_WRITE)
 
