@@ -117,6 +117,38 @@ cdef inline uint8_t* cent_varint(uint8_t* p, uint64_t v, uint8_t mask) noexcept 
     return p + 1 + size
 
 
+cdef inline Py_ssize_t cent_varint_read(const uint8_t* p, Py_ssize_t n, uint8_t mask,
+                                        uint64_t* out) noexcept nogil:
+    """The varint at *p* (*n* bytes there; every byte XOR *mask*) into *out*: its length, or
+    0 when it is cut short or not in its shortest form (the only form the encoders write)."""
+    cdef uint64_t v
+    cdef uint8_t first
+    cdef Py_ssize_t length, k
+    if n < 1:
+        return 0
+    first = p[0] ^ mask
+    length = (1 if first <= CENT_VARINT_1 else 2 if first < CENT_VARINT_3_FIRST
+              else 3 if first == CENT_VARINT_3_FIRST else first - CENT_VARINT_LONG + 1)
+    if length > n:
+        return 0
+    if length == 1:
+        v = first
+    elif length == 2:
+        v = CENT_VARINT_1 + 256 * <uint64_t>(first - CENT_VARINT_2_FIRST) + (p[1] ^ mask)
+        if v <= CENT_VARINT_1:
+            return 0
+    elif length == 3:
+        v = CENT_VARINT_2 + 1 + 256 * <uint64_t>(p[1] ^ mask) + (p[2] ^ mask)
+    else:
+        v = 0
+        for k in range(1, length):
+            v = (v << 8) | (p[k] ^ mask)
+        if v <= CENT_VARINT_3 or (length > 4 and (v >> (8 * (length - 2))) == 0):
+            return 0
+    out[0] = v
+    return length
+
+
 cdef inline uint8_t* cent_head(uint8_t* p, bint neg, long long e, int medium_min) noexcept nogil:
     """The header of the number ``±0.<centimal digits> x 100**e``: its class byte (small,
     medium or large) and, outside the medium class, the exponent's varint (of -e in the

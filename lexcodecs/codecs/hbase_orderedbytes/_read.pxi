@@ -8,41 +8,14 @@
 
 cdef int read_varint(const unsigned char *p, Py_ssize_t n, Py_ssize_t *at, unsigned char m,
                      long long *out) noexcept:
-    """The canonical varint at ``at[0]`` (each byte XOR *m*), at most MAX_E: 1, else 0."""
-    cdef Py_ssize_t pos = at[0]
+    """The canonical varint at ``at[0]`` (each byte XOR *m*), at most MAX_E: 1, else 0
+    (``lexcodecs/_centimal.pxi``'s reader)."""
     cdef unsigned long long v
-    cdef int first
-    if pos >= n:
-        return 0
-    first = p[pos] ^ m
-    if first <= 240:
-        v = first
-        pos += 1
-    elif first <= 248:
-        if pos + 2 > n:
-            return 0
-        v = 240 + 256 * (first - 241) + (p[pos + 1] ^ m)
-        if v <= 240:
-            return 0
-        pos += 2
-    elif first == 249:
-        if pos + 3 > n:
-            return 0
-        v = 2288 + 256 * (p[pos + 1] ^ m) + (p[pos + 2] ^ m)
-        pos += 3
-    elif first == 250 or first == 251:
-        if pos + first - 246 > n:
-            return 0
-        v = get_be(p + pos + 1, first - 247, m)
-        if v <= 67823 or (first == 251 and v < (1ULL << 24)):
-            return 0
-        pos += first - 246
-    else:
-        return 0
-    if v > <unsigned long long> MAX_E:
+    cdef Py_ssize_t length = cent_varint_read(p + at[0], n - at[0], m, &v)
+    if length == 0 or v > <unsigned long long> MAX_E:
         return 0
     out[0] = <long long> v
-    at[0] = pos
+    at[0] += length
     return 1
 
 

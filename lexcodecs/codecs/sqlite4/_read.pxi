@@ -144,7 +144,7 @@ cdef object read_number(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
                         unsigned char mask, FieldC *f):
     """The number at *pos*, typed for the field's kind, or HAND_OVER."""
     cdef Py_ssize_t q = pos[0], i = q + 1, j, nd, ndec
-    cdef unsigned char h = p[q] ^ mask, vm, a0, c, nm
+    cdef unsigned char h = p[q] ^ mask, vm, c, nm
     cdef int kind = f.kind, length, k
     cdef bint neg
     cdef long long e, exponent
@@ -169,25 +169,8 @@ cdef object read_number(const unsigned char *p, Py_ssize_t n, Py_ssize_t *pos,
         e = H_NEG_MEDIUM - h
     else:  # large (22, 08) or small (16, 14): a varint, complemented for 08 and 16
         vm = mask ^ (0xFF if h == H_NEG_LARGE or h == H_POS_SMALL else 0)
-        if i >= n:
-            return HAND_OVER
-        a0 = p[i] ^ vm
-        length = 1 if a0 <= 240 else 2 if a0 <= 248 else 3 if a0 == 249 else a0 - 246
-        if i + length > n:
-            return HAND_OVER
-        if length == 1:
-            v = a0
-        elif length == 2:
-            v = 240 + 256 * <unsigned long long> (a0 - 241) + (p[i + 1] ^ vm)
-        elif length == 3:
-            v = 2288 + 256 * <unsigned long long> (p[i + 1] ^ vm) + (p[i + 2] ^ vm)
-        else:
-            v = 0
-            for k in range(1, length):
-                v = (v << 8) | (p[i + k] ^ vm)
-        # canonical: the shortest form only
-        if (length == 2 and v <= 240) or (length == 3 and v <= 2287) or \
-                (length >= 4 and (v <= 67823 or (length > 4 and (v >> (8 * (length - 2))) == 0))):
+        length = cent_varint_read(p + i, n - i, vm, &v)  # cut short or not canonical: 0
+        if length == 0:
             return HAND_OVER
         if v > MAX_VARINT_E:
             return HAND_OVER
