@@ -263,7 +263,7 @@ SWEEP: dict[str, tuple[str, ...]] = {
                                         "test_lexkey_collisions_are_its_declared_ones"),
     "tests/test_compare.py": ("test_the_three_stores_give_the_same_report",),
     "tests/test_cli_commands.py": ("test_compare_json_has_one_result_per_codec",),
-    "tests/test_encode_fuzz.py": (),  # collected only: none of its tests on a plugin
+    "tests/test_huge_values.py": (),  # collected only: none of its tests on a plugin
     "tests/test_registry.py": ("test_registry",),  # the whole module
 }
 

@@ -15,12 +15,12 @@ import os
 import pickle
 import subprocess
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
+from work import assert_linear, measure
 
 from lexcodecs import DecodeError, EncodeError, OptionError, _impl, get_codec
 from lexcodecs.codecs.fdb_tuple import FdbTupleCodec
@@ -104,23 +104,22 @@ def test_400kb_key_refused() -> None:
 
 
 @pytest.mark.parametrize("tail", [b"", b"\x00" * 100, b"\x02abc", b"\x15\x01" * 10])
-def test_unterminated_10mb_run_refused_fast(tail: bytes) -> None:
-    """Refused at the byte where the limit is crossed: microseconds and kilobytes, not the
-    1.6 GB and 15 s it took to build 10 million nested lists first."""
-    key = b"\x05" * (10 * 1024 * 1024) + tail
-    # the least of three: work that grows with the run costs seconds every time, while a
-    # stall of the busy host (0.48 s once, with a benchmark running beside the suite) does not
-    best = float("inf")
-    for _ in range(3):
-        start = time.thread_time()
-        exc = refused(lambda: CODEC.decode(key))
-        best = min(best, time.thread_time() - start)
-        assert exc.offset == MAX_DEPTH, str(exc)
-    assert best < 0.25, f"{best:.3f} s to refuse a 10 MB run of 05"
+def test_unterminated_10mb_run_refused_with_bounded_work(tail: bytes) -> None:
+    """Refused at the byte where the limit is crossed, with the work of a 1 KB run: not the
+    1.6 GB and 15 s it took to build 10 million nested lists first. Counted, not timed
+    (``work.py``): events, bytes copied (a reader slicing the rest of the key at each level
+    would copy 64 times 10 MB) and peak memory, compiled allocations included."""
+    runs = [b"\x05" * size + tail for size in (1024, 10 * 1024 * 1024)]
+    (small, w_small), (big, w_big) = (measure(lambda k=k: CODEC.decode(k)) for k in runs)
+    assert small[:2] == big[:2] == ("error", DecodeError)
+    for key in runs:
+        assert refused(lambda k=key: CODEC.decode(k)).offset == MAX_DEPTH
+    assert_linear(w_small, w_big, 1, "refusing a 10 MB run of 05 against a 1 KB one",
+                  slack_events=100, slack_bytes=64 * 1024)
     tracemalloc.start()
     try:
-        refused(lambda: CODEC.decode(key))
-        refused(lambda: CODEC.decode(key, "t:tuple"))
+        refused(lambda: CODEC.decode(runs[1]))
+        refused(lambda: CODEC.decode(runs[1], "t:tuple"))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

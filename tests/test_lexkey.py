@@ -773,8 +773,9 @@ def junk(draw: st.DrawFn) -> tuple[str, bytes]:
 @pytest.mark.parametrize("codec", CODECS)
 @given(data=junk())
 def test_decode_fuzz(codec: Any, data: tuple[str, bytes]) -> None:
-    """Random bytes under a decodable schema: a value or a DecodeError, nothing else; and
-    whatever decodes re-encodes to exactly the same bytes."""
+    """Random bytes under a decodable schema: a refusal names the codec and an offset within
+    the key, and whatever decodes re-encodes to exactly the same bytes. (That nothing but a
+    DecodeError escapes is the harness's ``decode_junk`` check, on both implementations.)"""
     schema, key = data
     error: DecodeError | None = None
     try:

@@ -1195,8 +1195,10 @@ def check_decodes_or_refuses(c: OrderlyCodec, schema: KeySchema, key: bytes) -> 
 @pytest.mark.parametrize("text", FUZZ_SCHEMAS)
 @given(data=st.data())
 def test_fuzz_arbitrary_and_mutated_keys(text: str, data: st.DataObject) -> None:
-    """Arbitrary bytes, and valid keys truncated / flipped / spliced, decode or raise
-    DecodeError; nothing else escapes (§14.6). What decodes obeys the acceptance rule."""
+    """Arbitrary bytes, and valid keys truncated / flipped / spliced: a refusal names the
+    codec and an offset within the key, and what decodes obeys the acceptance rule, under
+    both struct orders. (That nothing but a DecodeError escapes, §14.6, is the harness's
+    ``decode_junk`` check, on both implementations.)"""
     schema = KeySchema.parse(text)
     order, term = data.draw(st.sampled_from(OPTION_SETS), label="options")
     c = codec(order, term)

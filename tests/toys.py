@@ -53,7 +53,8 @@ def _need(key: bytes, offset: int, n: int) -> None:
 
 
 def _enc_int(v: Any) -> bytes:
-    if type(v) is bool or not isinstance(v, int):
+    # by the real type: an object can lie to isinstance about its class
+    if type(v) is bool or not issubclass(type(v), int):
         raise UnsupportedTypeError("not an int", value=v, expected="int")
     if not -(1 << 63) <= v < (1 << 63):
         raise EncodeError("out of range", value=v, expected="-2**63..2**63-1")

@@ -7,6 +7,8 @@
 True
 
 * :class:`CodecConformance`: subclass it with ``codec`` and ``schemas`` to run every check;
+* :class:`DifferentialConformance`: subclass it with ``codec`` to hold a codec's compiled path
+  to its reference code, answer for answer, on valid and hostile values and keys;
 * :func:`run_property`: run one check as a hypothesis property;
 * :func:`run_matrix`: every claim a codec declares, on schemas :func:`plan` derives from its
   declarations (what ``lexcodecs conformance`` runs), with the claims it cannot test said so;
@@ -14,12 +16,16 @@ True
   :class:`ConformanceError`;
 * :mod:`~lexcodecs.testing.model`: the natural order, written without any codec;
 * :mod:`~lexcodecs.testing.strategies`: hypothesis strategies shaped by capabilities;
+* :mod:`~lexcodecs.testing.hostile`: the values and keys a careless or hostile caller passes
+  (:func:`odd_values`, :func:`hostile_values`, :func:`near_misses`);
 * :mod:`~lexcodecs.testing.vectors`: the loader for reference vector files.
 """
 
 from .checks import ConformanceError
 from .claims import Claim, Plan, plan
 from .conformance import PROPERTIES, CodecConformance, applicable, run_property
+from .differential import DifferentialConformance
+from .hostile import hostile_values, near_misses, odd_values
 from .matrix import Matrix, run_matrix
 from .model import identical, model_equal, natural_key
 from .strategies import batches, keys, prefixes, values_for
@@ -30,17 +36,21 @@ __all__ = [
     "Claim",
     "CodecConformance",
     "ConformanceError",
+    "DifferentialConformance",
     "Matrix",
     "Plan",
     "VectorCase",
     "VectorFile",
     "applicable",
     "batches",
+    "hostile_values",
     "identical",
     "keys",
     "load_vectors",
     "model_equal",
     "natural_key",
+    "near_misses",
+    "odd_values",
     "plan",
     "prefixes",
     "run_matrix",

@@ -18,7 +18,8 @@ prefix_free        no key is a proper prefix of another (where claimed)
 prefix_range       prefix_range(p) holds exactly the keys extending p
 null_placement     NULL sorts first/last in a field as the schema says
 descending         a descending field reverses its values' order
-decode_junk        decoding any bytes raises DecodeError or succeeds
+decode_junk        decoding any bytes raises DecodeError or succeeds (the one place this
+                   property is held; the harness runs it on both implementations)
 schemaless         encode(v) without a schema orders as the types of v's values say
 columnar           encode_arrow of a batch is the row API's keys, where the codec
                    declares a columnar layout (the kernel writes what it declares)
@@ -373,7 +374,11 @@ def check_descending(codec: Codec, schema: KeySchema, values: Sequence[Any], ind
 
 
 def check_decode_junk(codec: Codec, schema: KeySchema | None, data: bytes) -> None:
-    """Decoding arbitrary bytes raises DecodeError or succeeds; nothing else escapes."""
+    """Decoding arbitrary bytes raises DecodeError or succeeds; nothing else escapes.
+
+    This is the one place the property is held: the ``decode_junk`` property of
+    :mod:`~lexcodecs.testing.conformance` runs it on random and mutated keys under both
+    implementations, and a codec's own tests need not repeat it."""
     try:
         codec.decode(data, schema)
     except DecodeError:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Final
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from .. import _impl
 from ..codec import Codec
 from ..errors import NotDecodableError
 from ..schema import KeySchema
@@ -165,7 +166,16 @@ def _decode_junk(codec: Codec, schema: KeySchema, ov: Overrides) -> Callable[[],
            st.booleans())
     def prop(data: bytes, schemaless: bool) -> None:
         use_schema = None if schemaless and caps.decoding == "self-describing" else schema
-        checks.check_decode_junk(codec, use_schema, data)
+        # on both implementations: this check is the one place the property is held, for a
+        # codec's compiled path too (a codec without one runs the same code twice)
+        for implementation in _impl.IMPLEMENTATIONS:
+            with _impl.use(implementation):
+                try:
+                    checks.check_decode_junk(codec, use_schema, data)
+                except checks.ConformanceError as exc:
+                    raise checks.ConformanceError(
+                        "decode_junk", codec, use_schema,
+                        f"{exc.detail} (the {implementation} implementation)") from exc
     return prop
 
 
@@ -264,7 +274,6 @@ def applicable(name: str, codec: Codec, schema: KeySchema) -> str | None:
 def _columnar_reason(codec: Codec) -> str | None:
     """Why the columnar check does not apply, or None: the codec declares a columnar layout
     and the kernel that writes it runs here (pyarrow, the compiled modules)."""
-    from .. import _impl
     from ..columnar.pieces import declared
 
     if declared(codec) is None:
@@ -406,8 +415,6 @@ class CodecConformance:
                        ) -> dict[str, BaseException | None]:
         """The applicable batch checks of *schema*, run once on shared batches (see the class
         docstring); a check missing from the answer runs on its own."""
-        from .. import _impl
-
         active = config if config is not None else settings()
         key = (type(self), str(schema), _impl.current, active.max_examples, active.derandomize)
         outcome = self._batch_outcomes.get(key)
