@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from lexcodecs import DecodeError, KeySchema, LexCodecError, _impl
+from lexcodecs import DecodeError, EncodeError, KeySchema, LexCodecError, _impl
 from lexcodecs.codec import Codec
 from lexcodecs.codecs.sqlite4 import Sqlite4Codec
-from lexcodecs.schema import Field
 from lexcodecs.testing import DifferentialConformance
 from lexcodecs.testing.differential import both
 from lexcodecs.types import INT_TYPES, Int8
@@ -98,11 +97,6 @@ class TestSqlite4Differential(DifferentialConformance):
     def valid_keys(self, codec: Codec, schema: KeySchema) -> st.SearchStrategy[tuple[Any, ...]]:
         return st.tuples(*(st.none() | TYPED[f.type] for f in schema.fields))
 
-    def known_bug(self, field: Field | None, value: Any) -> str | None:
-        if field is not None and field.type == "float64" and _rounds_past_double(value):
-            return "BUG: an int of 1024 bits that rounds past the largest double"
-        return None
-
     def test_hand_overs_are_counted(self) -> None:
         """A subclass goes to the reference, which takes it; a refusal is the reference's."""
         self.require_compiled()
@@ -118,19 +112,16 @@ class TestSqlite4Differential(DifferentialConformance):
             assert _impl.HANDOVERS["sqlite4"] == 5
 
 
-def _rounds_past_double(value: Any) -> bool:
-    return type(value) is int and 2**1024 - 2**970 <= abs(value) < 2**1024
-
-
-@pytest.mark.xfail(strict=True, raises=OverflowError,
-                   reason="BUG: a float64 field checks an int's bit length (<= 1024) and then "
-                          "calls float() on it, which raises OverflowError for an int of 1024 "
-                          "bits that rounds past the largest double, instead of EncodeError")
 @pytest.mark.parametrize("value", [2**1024 - 1, 2**1024 - 2**970, -(2**1024) + 2**969],
                          ids=["2**1024-1", "2**1024-2**970", "-(2**1024-2**969)"])
 def test_an_int_rounding_past_the_largest_double_is_refused(value: int) -> None:
+    """An int of 1024 bits that rounds past the largest double (``float()`` overflows) is
+    refused as any int a float64 does not hold, on both implementations."""
     for schema in ("x:float64", "x:float64 desc"):
-        both(lambda s=schema: CODECS[None].encode((value,), s))
+        result = both(lambda s=schema: CODECS[None].encode((value,), s))
+        assert result[0] == "error"
+        assert result[1] is EncodeError
+        assert "does not convert to float64 exactly" in result[2]
 
 
 @pytest.mark.parametrize("schema", [None, "a:int"])

@@ -314,7 +314,10 @@ def _fixed_float_writer(field_type: str) -> Writer:
         bits = nan_bits if x != x else int(unpack.unpack(pack.pack(x))[0])
         return head + order_bits(bits, width).to_bytes(width, "big")
     if width == 4:
-        return _by_type({Float32: write, float: lambda x: write(_f32_exact(x))}, field_type,
+        # a Float32's value read as a float (never its bits slot): one that was never given
+        # its bits may hold any float, refused like one
+        return _by_type({Float32: lambda x: write(_f32_exact(float.__float__(x))),
+                         float: lambda x: write(_f32_exact(x))}, field_type,
                         "Float32 or a binary32-exact float")
     return _by_type({float: write}, field_type, "float")
 
