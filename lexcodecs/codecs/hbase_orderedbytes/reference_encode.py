@@ -247,7 +247,7 @@ def _plain(v: Any, table: dict[type, Writer]) -> Writer | None:
         if issubclass(t, base):
             if base is int:
                 return lambda x: writer(int.__index__(x))
-            if base is float:
+            if issubclass(base, float):  # float, Float32: the value, never a bits slot
                 return lambda x: writer(float.__float__(x))
             return lambda x: writer(decimal.Decimal(x))
     return None
