@@ -429,7 +429,7 @@ def test_lexkey_two_variable_fields_do_not_decode() -> None:
 def test_lexkey_inspect_is_a_decode_with_annotations() -> None:
     """inspect runs the bound schema's own reader (the one decode runs) with a sink, under
     either implementation, and shows exactly what decode gives."""
-    from lexcodecs.codecs.lexkey.reference import BoundLexKey
+    from lexcodecs.codecs.lexkey.bound import BoundLexKey
 
     schema = "s:string, n:int64"
     key = LEX.encode(("a\x00b", 1), schema)

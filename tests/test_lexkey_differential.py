@@ -112,7 +112,7 @@ class TestLexKeyDifferential(DifferentialConformance):
         for codec in self.codecs():
             with _impl.use("reference"):
                 assert type(codec.bind("s:string, n:int64")).__module__ == \
-                    "lexcodecs.codecs.lexkey.reference"
+                    "lexcodecs.codecs.lexkey.bound"
 
 
 def _patterns(width: int) -> list[int]:

@@ -25,7 +25,13 @@ from hypothesis import strategies as st
 
 from lexcodecs import DecodeError, EncodeError, SchemaError, UnsupportedTypeError
 from lexcodecs.codecs import orderly
-from lexcodecs.codecs.orderly import TERMINATIONS, BoundOrderly, OrderlyCodec, reference
+from lexcodecs.codecs.orderly import (
+    TERMINATIONS,
+    BoundOrderly,
+    OrderlyCodec,
+    reference_field,
+    reference_numbers,
+)
 from lexcodecs.errors import OptionError
 from lexcodecs.schema import Field, KeySchema
 from lexcodecs.testing.strategies import junk_keys, keys
@@ -724,10 +730,10 @@ def test_skip_never_builds_values(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_read(self: Any, key: bytes, pos: int) -> Any:
         raise AssertionError("skip built a value")
 
-    classes = [reference.FieldCodec, *reference.FieldCodec.__subclasses__()]
+    classes = [reference_field.FieldCodec, *reference_field.FieldCodec.__subclasses__()]
     for cls in classes:
         monkeypatch.setattr(cls, "read", no_read)
-    monkeypatch.setattr(reference, "read_varint", no_read)
+    monkeypatch.setattr(reference_numbers, "read_varint", no_read)
     schema = ("a:int64, b:string, c:float32, d:decimal desc, e:bytes, f:bytes prefix_length=1, "
               "g:int32 encoding=fixed, h:bytes encoding=fixed length=2, i:uint32 desc")
     key = hx("81 636401 bf800001 1fdcff 3341 ab11 80000001 0102 fe")

@@ -2,7 +2,7 @@
 
 The package, one module per job: :mod:`.format` (the byte format's constants and per-type
 tables, with the theory of operation), :mod:`.reference_encode`, :mod:`.reference_decode` and
-:mod:`.reference` (the readable encoder, readers and bound schema: the executable spec),
+:mod:`.bound` (the readable encoder, readers and bound schema: the executable spec),
 :mod:`.codec` (options, capabilities, binding), :mod:`.helpers` (the Go library's helpers on
 encoded keys), :mod:`.explain` (``inspect``), :mod:`.anomalies` (the declared anomalies) and
 ``_compiled.pyx`` (the same work compiled, for every type).

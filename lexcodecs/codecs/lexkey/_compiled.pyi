@@ -5,8 +5,8 @@ from typing import Any
 
 from ...codec import FieldPlan
 from ...schema import KeySchema
-from .reference import BoundLexKey as _ReferenceBound
-from .reference import FieldLayout
+from .bound import BoundLexKey as _ReferenceBound
+from .bound import FieldLayout
 
 class Plan:
     def __init__(self, layout: Sequence[FieldLayout], go_nan: bool,

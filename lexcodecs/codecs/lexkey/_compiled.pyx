@@ -1,12 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The compiled LexKey encoder and decoder: the work of :mod:`.reference`, for every type.
+"""The compiled LexKey encoder and decoder: the work of the reference code, for every type.
 
 Theory of operation: a bound schema becomes a :class:`Plan`, one C struct per field (its kind
 from :mod:`.format`, its width, its integer range) built once from the layout the codec
 planned; encode and decode are a loop over the fields with a ``switch`` on the kind, one
 stack :c:type:`Buf` (``lexcodecs/_engine.pxd``) and ``PyTuple_New``. Schemaless encoding
-(:class:`SchemalessEncoder`) dispatches on the value's exact type instead. The writers and
-readers of each type are in ``_values.pxi``, included here.
+(:class:`SchemalessEncoder`) dispatches on the value's exact type instead. The writers of each
+type are in ``_write.pxi`` and the readers in ``_read.pxi``, included here.
 
 Everything here checks the exact type before it reads an object's internals: an ``int`` or one
 of the eight typed ints (read by value and range-checked), a ``float`` or ``Float32`` (read by
@@ -59,7 +59,7 @@ import uuid as _uuid
 from functools import partial as _partial
 
 from lexcodecs.codecs.lexkey import format as _format
-from lexcodecs.codecs.lexkey.reference import BoundLexKey as _ReferenceBound
+from lexcodecs.codecs.lexkey.bound import BoundLexKey as _ReferenceBound
 from lexcodecs.types import END as _END
 from lexcodecs.types import Float32 as _Float32
 from lexcodecs.types import Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64
@@ -146,9 +146,21 @@ cdef str PACKAGE = "lexkey"
 cdef inline void _count() noexcept:
     HANDOVERS[PACKAGE] += 1
 
-# -- values: reading and writing each type ---------------------------------------------
+# -- values: writing and reading each type (_write.pxi, _read.pxi) ---------------------------
 
-include "_values.pxi"
+
+cdef inline float to_binary32(double x) noexcept:
+    """*x* rounded to binary32, overflow to ±inf, as ``Float32(x)`` does (and without the
+    undefined behaviour of casting an out-of-range double)."""
+    if x > FLT_MAX_ or x < -FLT_MAX_:
+        if x < FLT_ROUNDS_TO_INF and x > -FLT_ROUNDS_TO_INF:
+            return <float>(FLT_MAX_ if x > 0 else -FLT_MAX_)
+        return <float>(INFINITY if x > 0 else -INFINITY)
+    return <float>x
+
+
+include "_write.pxi"
+include "_read.pxi"
 
 # -- a bound schema -------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ the tables: its encoder from :data:`.reference_encode.FIELD_ENCODERS`, its layou
 width from :data:`.format.FIELD_FORMATS`, the integer range, its reader from
 :data:`.reference_decode.FIELD_READERS`). When ``_impl.compiled("lexkey")`` gives the compiled
 module, the bound object is its ``BoundLexKey``, built from the same layout; otherwise the
-reference :class:`.reference.BoundLexKey`. Schemaless encoding goes the same way, with one
+reference :class:`.bound.BoundLexKey`. Schemaless encoding goes the same way, with one
 encoder per codec instance and implementation. LexKey has neither descending fields nor a NULL
 placement to choose: NULL is the byte ``00`` in every field.
 """
@@ -37,6 +37,7 @@ from ...schema import Field, KeySchema
 from . import explain
 from . import format as _format
 from .anomalies import ANOMALIES, GO_NAN_ANOMALIES, LEGACY_ANOMALIES
+from .bound import BoundLexKey, FieldLayout
 from .format import (
     FIELD_FORMATS,
     INT64_MAX,
@@ -55,7 +56,6 @@ from .helpers import (
     to_hex,
     to_json,
 )
-from .reference import BoundLexKey, FieldLayout
 from .reference_decode import field_reader
 from .reference_encode import FIELD_ENCODERS, Writers, encode_schemaless
 

@@ -1,7 +1,7 @@
 """``inspect`` for LexKey: a decode that annotates every byte as it reads.
 
 Theory of operation: with a schema, :func:`inspect` runs the bound schema's own reader
-(:meth:`.reference.BoundLexKey.read`, the code ``decode`` runs) with a sink that turns each
+(:meth:`.bound.BoundLexKey.read`, the code ``decode`` runs) with a sink that turns each
 field's span and value into parts (payload, the ``00`` inside a string, the separator) and
 notes. So what inspect shows is what decode reads, and bytes decode refuses inspect refuses
 with the same error. A LexKey key says much less than the view suggests, so the notes say
@@ -25,8 +25,8 @@ from ...errors import DecodeError
 from ...inspection import FieldView, Inspection, Part
 from ...schema import Field, KeySchema
 from ...types import INT_TYPES, Int64
+from .bound import BoundLexKey
 from .format import GO_NAN32, GO_NAN64, VARIABLE, WIDTHS
-from .reference import BoundLexKey
 from .reference_decode import field_reader
 
 if TYPE_CHECKING:

@@ -14,8 +14,9 @@ with at most one variable-length field, because nothing else in a key says where
 ends: the fixed parts' widths, summed with the separators, leave the variable field's length.
 
 Every field type has a *kind* (how its bytes are made) and a width per mode. The reference
-code (:mod:`.reference`) and the compiled module (``_compiled.pyx``) both read this table;
-the kinds are small ints so that a bound plan is a C array the compiled code switches on.
+code (:mod:`.reference_encode`, :mod:`.reference_decode`, :mod:`.bound`) and the compiled
+module (``_compiled.pyx``) both read this table; the kinds are small ints so that a bound plan
+is a C array the compiled code switches on.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The reference LexKey readers: readable Python, the executable spec of spec §6.
 
-Theory of operation: a key is split by the schema's widths (:class:`.reference.BoundLexKey`);
+Theory of operation: a key is split by the schema's widths (:class:`.bound.BoundLexKey`);
 each part's bytes are read by the reader of its field type, from :data:`FIELD_READERS`. A
 reader refuses bytes no encoder writes (a bool other than 00/01, an integer outside its
 type's range, float bits outside the literal rule's image, nanoseconds that are not whole

@@ -3,7 +3,7 @@
 Theory of operation: binding checks the schema once (the types, ``trailing=true`` only on a
 last string/bytes field) and turns every field into plan data, a
 :class:`~.format.FieldCode` ``(kind, mask)``, with the reference writer and reader built from
-it (``reference.field_writer`` / ``reference.field_reader``). The bound object,
+it (``reference_encode.field_writer`` / ``reference_decode.field_reader``). The bound object,
 :class:`BoundOrderedCode`, offers:
 
 * ``encode(values)`` / ``decode(key)``: the whole key (decode refuses bytes left over);
@@ -41,7 +41,7 @@ from ...errors import DecodeError, LexCodecError
 from ...inspection import Inspection, Part
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
-from . import reference
+from . import reference_decode, reference_encode
 from .anomalies import ANOMALIES
 from .format import (
     FIELD_KINDS,
@@ -98,7 +98,7 @@ class BoundOrderedCode(BoundKey):
         super().__init__(codec, schema, plans)
         self.codes = tuple(p.code for p in plans)
         self.trailing = self.codes[-1].kind in TRAILING
-        self._readers = tuple(cast(reference.Reader, p.decode) for p in plans)
+        self._readers = tuple(cast(reference_decode.Reader, p.decode) for p in plans)
         self.encode = self.careful_encode  # type: ignore[method-assign]
         self.decode = self.careful_decode  # type: ignore[method-assign]
         self.parse = self.careful_parse
@@ -228,8 +228,8 @@ class OrderedCodeCodec(BaseCodec):
 
     def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
         code = field_code(field)
-        return OrderedCodeFieldPlan(index, field, reference.field_writer(code),
-                                    reference.field_reader(code), code=code)
+        return OrderedCodeFieldPlan(index, field, reference_encode.field_writer(code),
+                                    reference_decode.field_reader(code), code=code)
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         ours = [p for p in plans if isinstance(p, OrderedCodeFieldPlan)]

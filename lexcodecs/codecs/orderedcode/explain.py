@@ -1,6 +1,6 @@
 """``inspect`` for ``orderedcode``: a decode that annotates every span it reads.
 
-Theory of operation: the reference readers (``reference.py``) take an optional list of
+Theory of operation: the reference readers (``reference_decode.py``) take an optional list of
 :class:`~lexcodecs.inspection.Part`; given one, each reader appends what it read -- string
 payload chunks, ``00 ff`` / ``ff 00`` escapes and the ``00 01`` terminator, INFINITY, an
 int64 with its length bits, a uint64's length byte and payload, a float64 as its int64. So an
@@ -28,7 +28,7 @@ from ...errors import DecodeError, NotDecodableError
 from ...inspection import FieldView, Inspection, Part
 from ...schema import KeySchema
 from .format import NAME
-from .reference import kind_name
+from .reference_decode import kind_name
 
 if TYPE_CHECKING:
     from .codec import OrderedCodeCodec

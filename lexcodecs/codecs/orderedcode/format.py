@@ -38,10 +38,11 @@ bytes are accepted (a 10-byte int64 wraps modulo 2**64 as Go's does). Everything
 ``orderedcode: corrupt input`` is a :class:`~lexcodecs.errors.DecodeError`; a whole-key decode
 also refuses bytes left after the last field (``Parse`` returns them as its remainder).
 
-How the package is laid out: this module is the format as data. ``reference.py`` reads and
-writes it in plain Python (the executable spec, and the only code that words an error);
-``codec.py`` binds a schema into one :class:`FieldCode` per field (plain data: a compiled
-module is built from the same rows) and gives the reference readers and writers.
+How the package is laid out: this module is the format as data. ``reference_encode.py``
+writes it and ``reference_decode.py`` reads it in plain Python (the executable spec, and the
+only code that words an error); ``codec.py`` binds a schema into one :class:`FieldCode` per
+field (plain data: a compiled module is built from the same rows) and gives the reference
+readers and writers.
 """
 
 from __future__ import annotations

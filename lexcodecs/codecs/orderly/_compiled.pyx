@@ -7,7 +7,7 @@ slots hold the methods of a :class:`Plan`: a C array with one :c:type:`Spec` per
 from those same field codecs (kind, effective order, var-int layout, reserved bits, widths,
 lengths, declared termination). The format is described in ``format.py``; the writers
 (``_write.pxi``) and readers (``_read.pxi``), included here, follow the reference field codecs
-(``reference*.py``) function for function. The bytes of a var-int, a string and variable-length
+(``reference_*.py``) function for function. The bytes of a var-int, a string and variable-length
 bytes are ``_layout.pxi``'s, which the columnar kernel includes too.
 
 * **Encode** runs two passes. Back to front it gives each field its termination bit ``t``

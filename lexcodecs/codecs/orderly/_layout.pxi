@@ -91,7 +91,7 @@ cdef void orderly_varint_tables(OrderlyVarint* t, bint is_signed, int s, int d, 
 
 cdef inline uint8_t* orderly_varint(const OrderlyVarint* t, uint8_t* p, uint64_t neg, uint64_t u,
                                     uint64_t inv) noexcept nogil:
-    """The var-int of an in-range value (``reference.varint_bytes``) by the tables of
+    """The var-int of an in-range value (``reference_numbers.varint_bytes``) by the tables of
     :func:`orderly_varint_tables`; NULL when it needs more bytes than the layout allows. With
     reserved bits the header's top bits are not yet theirs (:func:`orderly_varint_r`)."""
     cdef uint64_t minus = 0 - neg

@@ -34,9 +34,10 @@ from .format import (
     NAME,
     SHOULD_NOT,
 )
-from .reference import FieldCodec, FixedInt, Float, Sink, VarInt
 from .reference_bytes import FixedBytes, String, VarBytes
 from .reference_decimal import Decimal
+from .reference_field import FieldCodec, Sink
+from .reference_numbers import FixedInt, Float, VarInt
 
 if TYPE_CHECKING:
     from .codec import OrderlyCodec

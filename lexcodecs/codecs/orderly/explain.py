@@ -4,7 +4,7 @@ Theory of operation: :func:`inspect` decodes the key through the reference struc
 (``BoundOrderly.careful_decode``) with a sink, :class:`Annotations`. Each field codec reports
 to it the parts it reads -- a var-int's header and data bytes, a decimal's exponent, digits and
 terminator, a string's payload and terminator, a NULL -- with the facts it found (see
-``reference.Sink``); this module only words them, through :data:`TEXTS` (one entry per field
+``reference_field.Sink``); this module only words them, through :data:`TEXTS` (one entry per field
 codec class and role; texts give the ascending meaning, and a descending field says
 "inverted"). So ``inspect`` accepts exactly the keys ``decode`` accepts, refuses the others
 with the same error, and has no parser of its own. A field read as zero bytes (NULL written as
@@ -24,9 +24,10 @@ from ...inspection import FieldView, Inspection, Part
 from ...schema import KeySchema
 from .bound import BoundOrderly
 from .format import AUTO, DEC_NEG, DEC_TYPE_NAMES, MUST, NAME, SHOULD_NOT
-from .reference import FieldCodec, FixedInt, Float, VarInt
 from .reference_bytes import FixedBytes, String, VarBytes
 from .reference_decimal import Decimal
+from .reference_field import FieldCodec
+from .reference_numbers import FixedInt, Float, VarInt
 
 if TYPE_CHECKING:
     from ...codec import SchemaLike

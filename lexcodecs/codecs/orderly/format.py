@@ -31,9 +31,18 @@ only when its bytes are what the encoder writes for the decoded value, terminate
 unterminated at the end of the key. ``skip`` and ``serialized_length`` are Orderly's own
 ``RowKey`` operations, as public API.
 
-This module holds the tables both implementations read: the reference Python
-(``reference.py``) and the compiled module (``_compiled.pyx``, which checks at import that its
-kind numbers are these).
+How the package is laid out: this module is the format as data, the tables both
+implementations read. The reference Python (the executable spec, and the only code that words
+an error) is one field codec class per Java ``RowKey`` class, each writing and reading its own
+type (a reader checks what it read by writing the value again), so it is split by value type,
+not by direction: ``reference_field.py`` (the base class, its sink and the shared helpers),
+``reference_numbers.py`` (var-ints, fixed ints, floats), ``reference_decimal.py`` (decimal)
+and ``reference_bytes.py`` (strings and byte arrays). ``bound.py`` is the reference struct of
+a bound schema (terminations, the ``RowKey`` operations) and ``codec.py`` binds a schema into
+it. The compiled module (``_compiled.pyx``, with its writers in ``_write.pxi``, its readers in
+``_read.pxi`` and the bytes of a var-int, a string and variable-length bytes in
+``_layout.pxi``) does the same work in Cython and checks at import that its kind numbers are
+these. ``explain.py`` words ``inspect``; ``anomalies.py`` declares the quirks.
 """
 
 from __future__ import annotations

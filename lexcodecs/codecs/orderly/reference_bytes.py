@@ -16,7 +16,7 @@ from ...codec import plain_value
 from ...errors import DecodeError, EncodeError, UnsupportedTypeError
 from ...schema import Field
 from .format import BYTE_NIBBLES, MINUS2, NIBBLE_TO_DIGIT, PLUS2
-from .reference import FieldCodec, Sink, by_type, mask_bytes, short_hex, truncated
+from .reference_field import FieldCodec, Sink, by_type, mask_bytes, short_hex, truncated
 
 
 def _check_text(v: Any) -> str:

@@ -27,18 +27,8 @@ from .format import (
     DEC_ZERO,
     EXPONENT,
 )
-from .reference import (
-    FieldCodec,
-    Sink,
-    by_type,
-    mask_bytes,
-    read_varint,
-    short_hex,
-    varint_bytes,
-    varint_length,
-    varint_null,
-    varint_span,
-)
+from .reference_field import FieldCodec, Sink, by_type, mask_bytes, short_hex
+from .reference_numbers import read_varint, varint_bytes, varint_length, varint_null, varint_span
 
 
 def _refuse_decimal_type(v: Any) -> Any:

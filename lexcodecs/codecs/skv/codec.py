@@ -3,8 +3,9 @@
 Theory of operation: binding checks the schema once (types, the ``key`` option's partition /
 range split) and turns every field into a :class:`SkvFieldPlan`: the field's
 :class:`~.format.FieldLayout` (the format's data for it: type, direction, NULL marker) with the
-reference encoder and decoder built from the tables of ``reference.py``. The bound object,
-:class:`BoundSkv`, then offers four operations, and every helper is written on them:
+reference encoder and decoder built from the tables of ``reference_encode.py`` and
+``reference_decode.py``. The bound object, :class:`BoundSkv`, then offers four operations, and
+every helper is written on them:
 
 * ``encode(values)`` / ``decode(key)``: the whole key;
 * ``encode_span(values, start, stop)``: fields ``start..stop-1`` (prefix ranges, the
@@ -43,7 +44,7 @@ from ...inspection import Inspection, Part
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
 from . import format as _format
-from . import reference
+from . import reference_decode, reference_encode
 from .anomalies import ANOMALIES
 from .format import (
     EMPTY_PREFIX_STOP,
@@ -95,7 +96,7 @@ class BoundSkv(BoundKey):
         self.partition_count = partition_count
         self.layouts = tuple(p.layout for p in plans)
         # the plans' decoders, with their optional parts sink (inspect)
-        self._readers = tuple(cast(reference.Reader, p.decode) for p in plans)
+        self._readers = tuple(cast(reference_decode.Reader, p.decode) for p in plans)
         self.encode = self.careful_encode  # type: ignore[method-assign]
         self.decode = self.careful_decode  # type: ignore[method-assign]
         self.encode_span = self.careful_encode_span
@@ -233,7 +234,7 @@ def name_bytes(schema_name: Any) -> bytes:
 def _decode_schemaless(key: bytes) -> tuple[Any, ...]:
     key = as_key_bytes(NAME, key)  # a released memoryview: a DecodeError
     try:
-        return reference.decode_schemaless(key)
+        return reference_decode.decode_schemaless(key)
     except LexCodecError as exc:
         raise exc.add_context(codec=NAME) from None
 
@@ -284,8 +285,8 @@ class SkvCodec(BaseCodec):
 
     def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
         layout = FieldLayout.of(field)
-        return SkvFieldPlan(index, field, reference.field_encoder(layout),
-                            reference.field_decoder(layout, field.type), layout=layout)
+        return SkvFieldPlan(index, field, reference_encode.field_encoder(layout),
+                            reference_decode.field_decoder(layout, field.type), layout=layout)
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         parts = [f.options.get("key", KEY_PARTITION) for f in schema.fields]

@@ -1,6 +1,6 @@
 """``inspect`` for ``skv``: a decode that annotates every span it reads.
 
-Theory of operation: the reference readers (``reference.py``) take an optional list of
+Theory of operation: the reference readers (``reference_decode.py``) take an optional list of
 :class:`~lexcodecs.inspection.Part`; given one, each reader appends what it read -- the type
 byte (and direction), the sign byte, payload chunks and ``00 ff`` escapes, the terminator or
 the NULL marker. So an inspection reads the key exactly as a decode does, raises the same
@@ -22,7 +22,7 @@ from ...codec import SchemaLike, as_key_bytes
 from ...errors import LexCodecError
 from ...inspection import FieldView, Inspection, Part
 from ...schema import KeySchema
-from . import reference
+from . import reference_decode
 from .format import NAME
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def inspect(codec: SkvCodec, key: Any, schema: SchemaLike | None = None) -> Insp
     annotate: list[list[Part]] = []
     if parsed is None:
         try:
-            values = reference.decode_schemaless(data, annotate)
+            values = reference_decode.decode_schemaless(data, annotate)
         except LexCodecError as exc:
             raise exc.add_context(codec=NAME) from None
     else:

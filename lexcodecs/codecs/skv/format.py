@@ -28,11 +28,12 @@ Decoding (spec §9) is lexcodecs's own (K2 has none) and strict: fixed widths ar
 schema (STRING as ``bytes``, a NULL as ``None`` whose type is lost); a schema adds ``str``
 versus ``bytes``, checks types, directions and NULL placements, and fixes the field count.
 
-How the package is laid out: this module is the format as data. ``reference.py`` reads and
-writes it in plain Python (the executable spec, and the only code that words an error);
-``_compiled.pyx`` does the same work in Cython from the same rows (:meth:`FieldLayout.row`)
-and hands anything unusual to the reference code; ``codec.py`` binds a schema into one
-:class:`FieldLayout` per field and gives both implementations the same layouts.
+How the package is laid out: this module is the format as data. ``reference_encode.py``
+writes it and ``reference_decode.py`` reads it in plain Python (the executable spec, and the
+only code that words an error); ``_compiled.pyx`` does the same work in Cython from the same
+rows (:meth:`FieldLayout.row`) and hands anything unusual to the reference code; ``codec.py``
+binds a schema into one :class:`FieldLayout` per field and gives both implementations the same
+layouts.
 """
 
 from __future__ import annotations
