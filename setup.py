@@ -45,9 +45,9 @@ class OptionalBuildExt(build_ext):
             _warn(f"the compiled codec modules were not built ({exc})")
 
     def build_extension(self, ext: Extension) -> None:
-        if ext.name == "lexcodecs.columnar._kernel" and self.compiler.compiler_type == "unix":
+        if self.compiler.compiler_type == "unix":
             plain = ext.extra_compile_args
-            for options in _kernel_options():
+            for options in _gcc_options(ext.name, ext.name == "lexcodecs.columnar._kernel"):
                 ext.extra_compile_args = [*plain, *options]
                 try:
                     super().build_extension(ext)
@@ -61,31 +61,41 @@ class OptionalBuildExt(build_ext):
             _warn(f"{ext.name} was not built ({exc})")
 
 
-def _kernel_options() -> list[list[str]]:
-    """The columnar kernel's extra compiler options, the sets to try in turn (a compiler
-    that refuses one gets the next, then its own defaults). GCC's, whatever the compiler
-    is called.
+#: the codec modules whose jumps are padded for the JCC erratum (see :func:`_gcc_options`)
+JUMP_PADDED = frozenset({"lexcodecs.codecs.sqlite4._compiled"})
 
-    - The kernel's loops are fused builds (a writer x a way each) that rely on their inline
-      writers being inlined; at GCC's default growth budget for the module any new loop
-      made it stop inlining some writer somewhere (fdb-tuple's int32 + float64 6.7 -> 8.9 ns
-      a row, lexkey-legacy's uint32 + float32 6.5 -> 13.2).
-    - On x86-64, the code laid out for Intel's "JCC erratum": since its 2019 microcode, a
-      Skylake-derived core (this project's host, a Xeon with AVX-512) does not cache the
-      decoded instructions of a 32-byte block where a jump crosses or ends on the boundary,
-      so a loop's speed hung on where it happened to land. The assembler pads such jumps,
-      and loops start on 32 bytes. Kernel alone, in turns, with the options and without:
-      lexkey two int64 10.0 -> 6.3 ns a row, lexkey ``uint32 + float32`` 11.4 -> 8.6,
-      skv ``int64 desc`` with NULLs 7.3 -> 5.4, none slower beyond the noise (3%); and an
-      unrelated change (sqlite4's two-value digit step) no longer moves other loops
-      (without the options it took fdb-tuple's ``int32 + float64`` from 8.0 to 10.3 ns;
-      with them, 7.9 -> 8.0).
+
+def _gcc_options(name: str, kernel: bool) -> list[list[str]]:
+    """A module's extra compiler options, the sets to try in turn (a compiler that refuses
+    one gets the next, then its own defaults). GCC's, whatever the compiler is called.
+
+    - The columnar kernel's loops are fused builds (a writer x a way each) that rely on
+      their inline writers being inlined; at GCC's default growth budget for the module any
+      new loop made it stop inlining some writer somewhere (fdb-tuple's int32 + float64
+      6.7 -> 8.9 ns a row, lexkey-legacy's uint32 + float32 6.5 -> 13.2).
+    - On x86-64, the kernel's code laid out for Intel's "JCC erratum": since its 2019
+      microcode, a Skylake-derived core (this project's host, a Xeon with AVX-512) does not
+      cache the decoded instructions of a 32-byte block where a jump crosses or ends on the
+      boundary, so a loop's speed hung on where it happened to land. The assembler pads such
+      jumps, and loops start on 32 bytes. Kernel alone, in turns, with the options and
+      without: lexkey two int64 10.0 -> 6.3 ns a row, lexkey ``uint32 + float32`` 11.4 ->
+      8.6, skv ``int64 desc`` with NULLs 7.3 -> 5.4, none slower beyond the noise (3%); and
+      an unrelated change (sqlite4's two-value digit step) no longer moves other loops.
+    - The codec modules start their loops on 32 bytes too (``-falign-loops=32``), and
+      sqlite4's pads its jumps as well (:data:`JUMP_PADDED`): when sqlite4's writers moved
+      to the shared layouts, its decode of ``s:string, b:int64`` went 95 -> 107 ns a key
+      with no change to the reader's code, and its encode 74 -> 80 with loops aligned
+      alone; with both, 91 and 72. The jump padding took ordered-binary's string decode
+      183 -> 225 ns, so the other modules go without it (aligned alone: no row encode or
+      decode of any codec slower than before the move, measured in turns).
     """
-    inline = ["--param=inline-unit-growth=200"]
-    layout = ["-Wa,-mbranches-within-32B-boundaries", "-falign-loops=32"]
+    padded = kernel or name in JUMP_PADDED
+    inline = ["--param=inline-unit-growth=200"] if kernel else []
+    layout = (["-Wa,-mbranches-within-32B-boundaries", "-falign-loops=32"] if padded
+              else ["-falign-loops=32"])
     if platform.machine().lower() in ("x86_64", "amd64"):
-        return [[*inline, *layout], inline]
-    return [inline]
+        return [[*inline, *layout], inline] if inline else [layout]
+    return [inline] if inline else []
 
 
 def _format_tables() -> None:
