@@ -5,10 +5,11 @@ The goal: ``encode_arrow`` of every built-in codec faster than DuckDB's
 ``a:int64, b:int64`` and ``s:string, a:int64``. Both make an Arrow column of binary keys from
 the table's columns: ``encode_arrow(table, schema, codec)`` against ``SELECT
 create_sort_key(a, 'ASC NULLS LAST', b, 'ASC NULLS LAST') FROM t`` read back with
-``.to_arrow_table()`` (the table registered once, zero-copy). A codec without an ``int64``
-type writes the same integers as its integer type (ordered-binary: ``int``), and says so.
-Times are the min of the repeats, the two run in turns; the keys are checked against the row
-API before anything is timed. ``duckdb`` is a benchmark dependency only (``pip install
+``con.sql(query).to_arrow_table()`` (the table registered once, zero-copy; DuckDB's advice:
+``execute`` would copy the rows once more). A codec without an ``int64`` type writes the
+same integers as its integer type (ordered-binary: ``int``), and says so. Times are the min
+of the repeats, the two run in turns; the keys are checked against the row API before
+anything is timed. ``duckdb`` is a benchmark dependency only (``pip install
 'lexcodecs[bench]'``).
 
     python3 benchmarks/bench_sort_keys.py [--rows N] [--repeat R] [--codecs a,b]
@@ -86,7 +87,7 @@ def main() -> None:
         query = f"SELECT {expression} AS k FROM t"
 
         def duck(q: str = query) -> object:
-            return con.execute(q).to_arrow_table()
+            return con.sql(q).to_arrow_table()
         assert duck().num_rows == n
         for name in args.codecs.split(","):
             schema = text
