@@ -20,14 +20,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pyarrow as pa
+from bench_columnar import _best  # the min of each, run in turns
 
 from lexcodecs import available_codecs, get_codec
 from lexcodecs._console import show, table
@@ -53,17 +52,6 @@ def _data(n: int) -> Any:
         "b": pa.array([rng.randrange(-2**62, 2**62) for _ in range(n)], pa.int64()),
         "s": pa.array([rng.choice(words) for _ in range(n)], pa.string()),
     })
-
-
-def _best(fns: list[Callable[[], object]], repeat: int) -> list[float]:
-    """The min time of each of *fns*, run in turns (so a busy spell hits all of them)."""
-    best = [float("inf")] * len(fns)
-    for _ in range(repeat):
-        for i, fn in enumerate(fns):
-            start = time.perf_counter()
-            fn()
-            best[i] = min(best[i], time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
