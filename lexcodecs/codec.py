@@ -548,6 +548,17 @@ def buffer_value(v: Any) -> bytes:
                           expected="readable bytes") from None
 
 
+def float_holds(n: int, mantissa: int = 53, max_bits: int = 1024) -> bool:
+    """Whether the int *n* is exactly a binary float of *mantissa* significant bits below
+    ``2**max_bits`` (a float64 by default; a float32 is 24 and 128): its odd part fits the
+    mantissa. Checked on the int, without ``float(n)`` (which overflows near the top of the
+    range), in time linear in its size."""
+    m = abs(n)
+    if m.bit_length() > max_bits:
+        return False
+    return m == 0 or (m >> ((m & -m).bit_length() - 1)).bit_length() <= mantissa
+
+
 class BoundKey:
     """The generic bound codec: a concatenation of per-field encodings.
 

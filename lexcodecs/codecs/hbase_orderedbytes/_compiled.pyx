@@ -68,7 +68,7 @@ from lexcodecs.codecs.hbase_orderedbytes._format cimport (
     BLOB_COPY as H_BLOB_COPY, BLOB_VAR as H_BLOB_VAR, INT_VIA_STR_BITS, KIND_BIGINT,
     KIND_BLOB_COPY, KIND_BLOB_VAR, KIND_DECIMAL, KIND_FIXED_FLOAT, KIND_FIXED_INT,
     KIND_NUM_FLOAT32, KIND_NUM_FLOAT64, KIND_NUM_INT64, KIND_STRING, MAX_DIGITS, MAX_E,
-    MAX_INT_DIGITS, MIN_EXP, NAN as H_NAN, NULL_ as H_NULL, TEXT as H_TEXT,
+    MAX_INT_DIGITS, MEDIUM_MIN_E, MIN_EXP, NAN as H_NAN, NULL_ as H_NULL, TEXT as H_TEXT,
 )
 # the number's class bytes: lexcodecs/centimal.py's (this format.py re-exports them)
 from lexcodecs._centimal_format cimport (

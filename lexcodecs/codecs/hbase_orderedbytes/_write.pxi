@@ -62,15 +62,9 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
     if k & 1:
         d[1 + m] = 48
         k += 1
-    if not small:
-        if e <= MEDIUM_MAX_E:
-            buf_put(b, <unsigned char> (H_NEG_MEDIUM - e if negative else H_POS_MEDIUM + e))
-        elif negative:
-            buf_put(b, H_NEG_LARGE)
-            put_varint(b, <unsigned long long> e, 0xFF)
-        else:
-            buf_put(b, H_POS_LARGE)
-            put_varint(b, <unsigned long long> e, 0)
+    if not small:  # E >= 1: medium or large, the class header of _centimal.pxi
+        buf_room(b, CENT_ROOM)
+        b.n = cent_head(b.p + b.n, negative, e, MEDIUM_MIN_E) - b.p
     elif negative:  # <unsigned long long> e: -1 is 2**64 - 1, as putVaruint64 reads it
         buf_put(b, H_NEG_SMALL)
         put_varint(b, <unsigned long long> e, 0)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..._bytes import invert
-from ...codec import buffer_value, utf8_value
+from ...codec import buffer_value, float_holds, utf8_value
 from ...errors import EncodeError, UnsupportedTypeError
 from ...types import Float32, InfinitySentinel
 from .format import (
@@ -69,18 +69,9 @@ def _int_value(v: Any, field_type: str, lo: int, hi: int) -> int:
     return n
 
 
-def _int_is_exact_float(n: int) -> bool:
-    """Whether *n* is exactly a float64 (its odd part fits 53 bits, below 2**1024), checked
-    on the int without ``float(n)``, in time linear in its size."""
-    m = abs(n)
-    if m.bit_length() > 1024:
-        return False
-    return m == 0 or (m >> ((m & -m).bit_length() - 1)).bit_length() <= 53
-
-
 def _float_of_int(v: Any) -> float:
     n = int.__int__(v)
-    if not _int_is_exact_float(n):
+    if not float_holds(n):
         raise EncodeError("integer does not convert to float64 exactly", value=v,
                           expected="an int a float64 holds exactly")
     return float(n)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..._bytes import invert, order_bits
-from ...codec import buffer_value, utf8_value
+from ...codec import buffer_value, float_holds, utf8_value
 from ...errors import EncodeError, UnsupportedTypeError
 from ...types import Float32
 from .format import TERMINATOR, FieldLayout, TypeFormat
@@ -74,20 +74,10 @@ def _f32_bits(x: float) -> int | None:
     return bits if _F.unpack(_F.pack(x))[0] == x else None
 
 
-def _int_is_exact(n: int, mantissa: int, max_bits: int) -> bool:
-    """Whether *n* is exactly a binary float with *mantissa* significant bits below
-    ``2**max_bits``: its odd part fits the mantissa. Checked on the int, without ``float(n)``
-    (which overflows near the top of the range), in time linear in its size."""
-    m = abs(n)
-    if m.bit_length() > max_bits:
-        return False
-    return m == 0 or (m >> ((m & -m).bit_length() - 1)).bit_length() <= mantissa
-
-
 def _float64_of_int(v: Any) -> float:
     n = int.__int__(v)
     # exact ints only: a float64 field never rounds silently
-    if not _int_is_exact(n, 53, 1024):
+    if not float_holds(n):
         raise EncodeError("integer does not convert to float64 exactly", value=v,
                           expected="an int a float64 holds exactly")
     return float(n)
@@ -95,7 +85,7 @@ def _float64_of_int(v: Any) -> float:
 
 def _float32_of_int(v: Any) -> float:
     n = int.__int__(v)
-    if not _int_is_exact(n, 24, 128):
+    if not float_holds(n, 24, 128):
         raise EncodeError("integer is not exactly representable in binary32", value=v,
                           expected="an int a float32 holds exactly")
     return float(n)

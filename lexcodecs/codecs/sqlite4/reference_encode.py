@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..._bytes import invert
-from ...codec import buffer_value, plain_value
+from ...codec import buffer_value, float_holds, plain_value
 from ...errors import EncodeError, LexCodecError, UnsupportedTypeError
 from .format import (
     FINAL_BINARY,
@@ -323,16 +323,11 @@ def _write_float64_field(v: Any) -> bytes:
         return write_float(float.__float__(v))
     if issubclass(type(v), int) and not issubclass(type(v), bool):
         v = int.__index__(v)
-        # an exact int is written as the float it equals: one key per float64 value (an int
-        # of 1024 bits may round past the largest double: float() overflows)
-        try:
-            exact = float(v)
-        except OverflowError:
-            exact = math.inf
-        if math.isinf(exact) or int(exact) != v:
+        # an exact int is written as the float it equals: one key per float64 value
+        if not float_holds(v):
             raise EncodeError("integer does not convert to float64 exactly", value=v,
                               expected="an int a float64 holds exactly (or a decimal field)")
-        return write_float(exact)
+        return write_float(float(v))
     raise UnsupportedTypeError(f"{type(v).__name__} value in a float64 field", value=v,
                                expected="float or an exact int (use a decimal field for "
                                "Decimal)")
