@@ -166,6 +166,24 @@ cdef inline uint8_t* cent_head(uint8_t* p, bint neg, long long e, int medium_min
     return cent_varint(p + 1, <uint64_t>(-e), mask ^ 0xFF)
 
 
+cdef inline uint8_t* cent_digits(uint8_t* p, const char* digits, Py_ssize_t nd, int lead,
+                                 uint8_t flip) noexcept nogil:
+    """The mantissa of ASCII decimal *digits* (*nd* >= 1), with one zero digit before them
+    when *lead* (an odd decimal point): each pair a centimal digit d, written ``2d+1`` but
+    the last, ``2d`` (a last pair of one digit is that digit and a zero), XOR *flip*: ``(nd
+    + lead + 1) // 2`` bytes. What sqlite4 and HBase write for a number given as digits (a
+    Decimal, a big int, HBase's doubles)."""
+    cdef Py_ssize_t ncent = (nd + lead + 1) // 2, i, j
+    cdef int d
+    for i in range(ncent):
+        j = 2 * i - lead                     # the pair digits[j], digits[j + 1]
+        d = 10 * (digits[j] - 48) if j >= 0 else 0
+        if j + 1 < nd:
+            d += digits[j + 1] - 48
+        p[i] = <uint8_t>((2 * d + (i + 1 < ncent)) ^ flip)
+    return p + ncent
+
+
 # The integers: a magnitude m < 2**64 is H (< 1845) times 10**16 plus L; L's eight
 # centimal digits come as one word W (_lexcodecs_cent8), H's one or two from this table:
 # x: byte 0 is 9 + H's digit count, bytes 1-2 H's mantissa bytes (2d + 1); he1: 9 + H's digit

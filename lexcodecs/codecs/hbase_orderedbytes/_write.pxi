@@ -24,10 +24,9 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
     cdef char d[MAX_DIGITS + 3]
     cdef bint small = point <= 0
     cdef long long e
-    cdef Py_ssize_t m, i, k, j
-    cdef int lead, c
+    cdef Py_ssize_t m, i
+    cdef int lead
     cdef unsigned char flip = 0xFF if negative else 0
-    cdef unsigned char last
     if n > MAX_DIGITS:
         memcpy(d + 1, digits, MAX_DIGITS)
         m = MAX_DIGITS
@@ -56,12 +55,6 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
         return 0
     # d[1..m] are the digits; one leading zero aligns an odd point to a centimal digit
     lead = <int> (point & 1)
-    if lead:
-        d[0] = 48
-    k = lead + m
-    if k & 1:
-        d[1 + m] = 48
-        k += 1
     if not small:  # E >= 1: medium or large, the class header of _centimal.pxi
         buf_room(b, CENT_ROOM)
         b.n = cent_head(b.p + b.n, negative, e, MEDIUM_MIN_E) - b.p
@@ -71,13 +64,8 @@ cdef int write_digits(Buf *b, bint negative, const char *digits, Py_ssize_t n,
     else:
         buf_put(b, H_POS_SMALL)
         put_varint(b, <unsigned long long> e, 0xFF)
-    j = 1 - lead
-    i = 0
-    while i < k:
-        c = 10 * (d[j + i] - 48) + (d[j + i + 1] - 48)
-        last = 1 if i + 2 < k else 0
-        buf_put(b, <unsigned char> (2 * c + last) ^ flip)
-        i += 2
+    buf_room(b, (m + lead + 1) // 2)
+    b.n = cent_digits(b.p + b.n, d + 1, m, lead, flip) - b.p
     return 1
 
 

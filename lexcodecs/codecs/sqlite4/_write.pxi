@@ -27,20 +27,9 @@ cdef int put_digits(Buf *b, bint neg, const char *digits, Py_ssize_t nd,
                     long long point) except -1:
     """+-0.<digits> x 10**point: *nd* >= 1 ASCII digits, the first and last not 0."""
     cdef int lead = <int> (point & 1)       # align the point to a centimal digit
-    cdef Py_ssize_t ncent = (nd + lead + 1) // 2, i, j
-    cdef unsigned char m = 0xFF if neg else 0
-    cdef int d
-    point += lead
-    put_header(b, neg, point // 2)
-    if b.n + ncent > b.cap:
-        buf_grow(b, ncent)
-    for i in range(ncent):
-        j = 2 * i - lead                     # the pair digits[j], digits[j + 1]
-        d = 10 * (digits[j] - 48) if j >= 0 else 0
-        if j + 1 < nd:
-            d += digits[j + 1] - 48
-        b.p[b.n] = (2 * d + (i + 1 < ncent)) ^ m
-        b.n += 1
+    put_header(b, neg, (point + lead) // 2)
+    buf_room(b, (nd + lead + 1) // 2)
+    b.n = cent_digits(b.p + b.n, digits, nd, lead, 0xFF if neg else 0) - b.p
     return 1
 
 
