@@ -215,7 +215,7 @@ def columnar_piece(field: Field) -> Piece | None:
         piece = Piece(WRITERS["bytes"], 0, FLAGS["refuse00"], bytes((TEXT,)),
                       bytes((TERMINATOR,)))
     elif t == "bytes":
-        piece = Piece(WRITERS["bytes"], 1, FLAGS["seven"] | FLAGS["seven_last"],
+        piece = Piece(WRITERS["bytes"], 1, FLAGS["seven_last"],
                       bytes((BLOB_VAR,)))
     else:
         return None
