@@ -90,13 +90,13 @@ mispredicted branch costs more than a value's whole encoding.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.math cimport isinf
-from libc.string cimport memchr, memcpy, memset
+from libc.string cimport memcpy, memset
 
 # the primitives of every compiled layout (SLACK: the data buffer holds that many bytes past
 # its bound, so a fixed-size store may pass a key's end)
 from lexcodecs._raw cimport (
     SLACK, __builtin_bswap16, __builtin_bswap32, __builtin_bswap64, copy4, raw_be,
-    raw_escape00, raw_invert, raw_order, raw_seven,
+    raw_escape00, raw_has00, raw_invert, raw_order, raw_seven,
 )
 # the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables; then
 # the base-100 number of sqlite4 and HBase (its integers, sqlite4's floats), over raw buffers
@@ -358,7 +358,7 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
     # by <= on the layout, the commonest first (no jump table: see the module's docstring)
     body = f.body
     if body <= B_NO00:
-        if body == B_NO00 and memchr(src, 0, size) != NULL:
+        if body == B_NO00 and raw_has00(src, size):
             return NULL
     elif body <= B_PLUS2:
         return orderly_plus2(p, src, size)

@@ -11,7 +11,7 @@
 
 from libc.stdint cimport uint8_t
 
-from lexcodecs._raw cimport raw_seven
+from lexcodecs._raw cimport raw_has00, raw_seven
 
 
 cdef inline uint8_t* hbase_blob_var(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:

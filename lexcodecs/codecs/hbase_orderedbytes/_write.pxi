@@ -287,7 +287,7 @@ cdef int write_field(Buf *b, const FieldSpec *f, object v) except -1:
     elif kind == KIND_STRING:
         if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):
             return 0
-        if n and memchr(s, 0, n) != NULL:
+        if raw_has00(s, n):
             return 0
         buf_put(b, H_TEXT)
         buf_put_n(b, s, n)
@@ -302,7 +302,7 @@ cdef int write_field(Buf *b, const FieldSpec *f, object v) except -1:
             return 0
         buf_put(b, H_BLOB_COPY)
         if f.mask:
-            if n and memchr(s, 0, n) != NULL:
+            if raw_has00(s, n):
                 return 0
             buf_put_n(b, s, n)
             buf_put(b, 0x00)

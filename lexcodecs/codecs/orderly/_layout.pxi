@@ -26,6 +26,7 @@
 #   to fill the last byte, at least one when the field is terminated (:func:`orderly_bcd`).
 
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 from lexcodecs._raw cimport bit_length, raw_be
 from lexcodecs.codecs.orderly._format cimport VARBYTES_TERMINATOR as ORDERLY_TERMINATOR
@@ -119,9 +120,17 @@ cdef inline uint8_t* orderly_varint_r(const OrderlyVarint* t, uint8_t* p, bint n
 
 
 cdef inline uint8_t* orderly_plus2(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:
-    """A string's bytes: each UTF-8 byte plus 2 (stored exactly)."""
-    cdef Py_ssize_t k
-    for k in range(n):
+    """A string's bytes: each UTF-8 byte plus 2, modulo 256 (stored exactly). Eight at a
+    time: the low seven bits of each byte added to (no carry leaves a byte), the high bit
+    put back by xor."""
+    cdef Py_ssize_t k = 0
+    cdef uint64_t w
+    while k + 8 <= n:
+        memcpy(&w, s + k, 8)
+        w = ((w & 0x7F7F7F7F7F7F7F7FULL) + 0x0202020202020202ULL) ^ (w & 0x8080808080808080ULL)
+        memcpy(p + k, &w, 8)
+        k += 8
+    for k in range(k, n):
         p[k] = <uint8_t>(s[k] + 2)
     return p + n
 

@@ -54,7 +54,7 @@ from lexcodecs._engine cimport (
     Buf, PyLong_AsLongLongAndOverflow, buf_bytes, buf_free, buf_grow, buf_init, buf_invert,
     buf_put, buf_put_n, buf_room, int64_of, uint64_of, utf8_of, values_of,
 )
-from lexcodecs._raw cimport SLACK, raw_seven
+from lexcodecs._raw cimport SLACK, raw_has00, raw_seven
 
 from lexcodecs.codecs.sqlite4._format cimport (
     BINARY as H_BINARY, FINAL_BINARY as H_FINAL, INT_FROM_STR_DIGITS, INT_VIA_DECIMAL_BITS,

@@ -201,7 +201,7 @@ cdef int put_text(Buf *b, object v) except -1:
     cdef Py_ssize_t n
     if not PyUnicode_CheckExact(v) or not utf8_of(v, &s, &n):
         return 0
-    if memchr(s, 0, n) != NULL:  # U+0000 is refused
+    if raw_has00(s, n):  # U+0000 is refused
         return 0
     buf_put(b, H_TEXT)
     buf_put_n(b, s, n)
