@@ -213,6 +213,7 @@ ctypedef struct FieldC:
     int vmax
     int maxlen
     const uint8_t* data
+    const uint8_t* data_end  # the end of the data buffer: what may be read
     int64_t tmul
     int64_t tdiv
     int vsize
@@ -340,6 +341,18 @@ cdef int _body_of(int flags) noexcept nogil:
     return B_RAW
 
 
+cdef inline bint _byte_in(uint64_t w0, uint64_t w1, Py_ssize_t size) noexcept nogil:
+    """Whether the first *size* (<= 16) of the bytes of *w0* then *w1* (little-endian) hold
+    a 00. A word's zero bytes are found by ``(w - 0x01..) & ~w & 0x80..``, exactly up to its
+    first one (a borrow marks bytes above it only), so masking the bytes past *size* off
+    leaves the answer exact; each mask by two shifts (k = 0 and k = 8 need no branch)."""
+    cdef uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL
+    cdef int k0 = <int>min(size, 8), k1 = <int>max(size - 8, 0)
+    cdef uint64_t m0 = ((1ULL << (4 * k0)) << (4 * k0)) - 1
+    cdef uint64_t m1 = ((1ULL << (4 * k1)) << (4 * k1)) - 1
+    return (((w0 - ones) & ~w0 & high & m0) | ((w1 - ones) & ~w1 & high & m1)) != 0
+
+
 cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) noexcept nogil:
     """A string or binary value, by the flags' layout: raw, or another's (the writer table
     above); NULL (declined) on a 00 the codec refuses (``F_NO00``). *t*: orderly's BCD writes
@@ -348,6 +361,7 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
     cdef const uint8_t* src
     cdef Py_ssize_t size
     cdef int body
+    cdef uint64_t w0, w1
     i += f.off
     if f.src == S_STR32:
         start, stop = (<const int32_t*>f.values)[i], (<const int32_t*>f.values)[i + 1]
@@ -355,8 +369,22 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         start, stop = (<const int64_t*>f.values)[i], (<const int64_t*>f.values)[i + 1]
     src = f.data + start
     size = stop - start
-    # by <= on the layout, the commonest first (no jump table: see the module's docstring)
     body = f.body
+    if body <= B_ESC00 and size <= 16 and src + 16 <= f.data_end:
+        # a short string whose 16 bytes may be read: two words, checked and copied as they
+        # are (a call of memcpy and one of memchr per value cost more than the rest of it)
+        memcpy(&w0, src, 8)
+        memcpy(&w1, src + 8, 8)
+        if body == B_PLUS2:
+            w0, w1 = orderly_plus2_word(w0), orderly_plus2_word(w1)
+        elif body != B_RAW and _byte_in(w0, w1, size):
+            if body == B_NO00:
+                return NULL
+            return raw_escape00(p, src, size)
+        memcpy(p, &w0, 8)
+        memcpy(p + 8, &w1, 8)
+        return p + size
+    # by <= on the layout, the commonest first (no jump table: see the module's docstring)
     if body <= B_NO00:
         if body == B_NO00 and raw_has00(src, size):
             return NULL
@@ -525,7 +553,8 @@ cdef void _load(FieldC* f, tuple row) except *:
     orderly_varint_tables(&f.vt, f.flags & F_SIGNED, f.vs, f.vd, f.vlb, f.ve, f.vmax, 0)
     f.maxlen = row[15]
     f.data = <const uint8_t*><uintptr_t>row[16]
-    f.tmul, f.tdiv = row[17], row[18]
+    f.data_end = f.data + <Py_ssize_t>row[17]
+    f.tmul, f.tdiv = row[18], row[19]
     # an integer's size and signedness, read by _int_at
     if f.src == S_I64 or f.src == S_U64 or f.src == S_TIME64:
         f.vsize = 8

@@ -294,8 +294,9 @@ def _plan(codec: Codec, declared: CodecPieces | None, schema: KeySchema, columns
     plan: list[tuple[Any, ...]] = []
     for (source, piece, unit), column, null in zip(layout, columns, nulls):
         buffers = column.buffers()
+        data = buffers[2] if len(buffers) > 2 else None
         plan.append((source, _address(buffers[0]) if null else 0, _address(buffers[1]),
-                     column.offset, *piece, _address(buffers[2]) if len(buffers) > 2 else 0,
+                     column.offset, *piece, _address(data), 0 if data is None else data.size,
                      *unit))
     return plan
 

@@ -119,15 +119,20 @@ cdef inline uint8_t* orderly_varint_r(const OrderlyVarint* t, uint8_t* p, bint n
     return end
 
 
+cdef inline uint64_t orderly_plus2_word(uint64_t w) noexcept nogil:
+    """Each of the 8 bytes of *w* plus 2, modulo 256: the low seven bits of each added to
+    (no carry leaves a byte), the high bit put back by xor."""
+    return ((w & 0x7F7F7F7F7F7F7F7FULL) + 0x0202020202020202ULL) ^ (w & 0x8080808080808080ULL)
+
+
 cdef inline uint8_t* orderly_plus2(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:
-    """A string's bytes: each UTF-8 byte plus 2, modulo 256 (stored exactly). Eight at a
-    time: the low seven bits of each byte added to (no carry leaves a byte), the high bit
-    put back by xor."""
+    """A string's bytes: each UTF-8 byte plus 2, modulo 256 (stored exactly), eight at a
+    time."""
     cdef Py_ssize_t k = 0
     cdef uint64_t w
     while k + 8 <= n:
         memcpy(&w, s + k, 8)
-        w = ((w & 0x7F7F7F7F7F7F7F7FULL) + 0x0202020202020202ULL) ^ (w & 0x8080808080808080ULL)
+        w = orderly_plus2_word(w)
         memcpy(p + k, &w, 8)
         k += 8
     for k in range(k, n):
