@@ -984,6 +984,24 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
             memcpy(start, pre, 4)
             p = _float(&local, start + npre, x, inv)
             _close(&s, k, start, _end(start, p, sufx, nsuf, False))
+    elif writer == W_OB_FLT or writer == W_OC_FLT:  # inverted after, as sqlite4's
+        for k in range(m):
+            start = _slot(&s, k)
+            if Way is _Checked:
+                w = _nulled(&s, k, start, valid, c + k + off, &local)
+                if w:
+                    if w < 0:
+                        return -1
+                    continue
+            x = _float_at(&local, c + k)
+            if x != x:
+                return -1
+            memcpy(start, local.pre, 4)
+            if writer == W_OB_FLT:
+                p = _ob_float(start + npre, x)
+            else:
+                p = _oc_float(start + npre, x, 0)
+            _close(&s, k, start, _end(start, p, suf, nsuf, invert))
     else:
         return 0
     into.p = s.p
