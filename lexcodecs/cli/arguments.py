@@ -1,16 +1,22 @@
 """What every command shares: reading HEX and ``-o OPT=VALUE``, the codec and schema
-arguments, one-line error texts, and the progress bar.
+arguments, one-line error texts, the progress bar, and the ``--json`` documents.
 
 :class:`CliError` is a bad argument: :func:`lexcodecs.cli.main` reports it, like any
 :class:`~lexcodecs.errors.LexCodecError`, as ``lexcodecs: error: <message>`` with exit status
 2. A key in hex may carry ``0x`` and separate its bytes with spaces or colons; an option value
 is a Python literal if it reads as one, else a string.
+
+Every ``--json`` document is an object whose first key is ``format_version``
+(:data:`JSON_FORMAT_VERSION`, raised when a key changes meaning or goes), written by
+:func:`json_text`; an integer JavaScript cannot hold exactly (beyond 2**53 in magnitude) is
+written as a decimal string, so every reader gets the same number.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 from collections.abc import Sequence
 from typing import Any, Final
@@ -21,7 +27,14 @@ from ..errors import LexCodecError
 from ..registry import get_codec
 from ..schema import KeySchema
 
-__all__ = ["CliError", "Subparsers", "parse_hex", "parse_option"]
+__all__ = ["JSON_FORMAT_VERSION", "CliError", "Subparsers", "json_text", "parse_hex",
+           "parse_option"]
+
+#: the version of every ``--json`` document's layout (its first key, ``format_version``)
+JSON_FORMAT_VERSION: Final = 1
+
+#: the largest integer magnitude a JSON reader that uses doubles holds exactly
+_JSON_SAFE_INT: Final = 2**53
 
 #: what a key in hex may not contain, and the separators it may
 _HEX_JUNK: Final = re.compile(r"[^0-9a-fA-F\s:]")
@@ -126,3 +139,22 @@ def _codec_arguments() -> argparse.ArgumentParser:
                         help="a codec option (repeatable); VALUE is a Python literal, "
                              "else a string")
     return common
+
+
+def _json_safe(value: Any) -> Any:
+    """*value* with every integer beyond 2**53 in magnitude a decimal string (bools are
+    bools), through dicts, lists and tuples."""
+    if type(value) is int and abs(value) > _JSON_SAFE_INT:
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def json_text(document: dict[str, Any]) -> str:
+    """A ``--json`` document: ``format_version`` first, then *document*'s keys, integers
+    beyond 2**53 as strings, indented by 2."""
+    return json.dumps({"format_version": JSON_FORMAT_VERSION, **_json_safe(document)},
+                      indent=2)
