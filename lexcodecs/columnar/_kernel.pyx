@@ -892,6 +892,58 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
     return 1
 
 
+# the floats whose bytes are not IEEE order's, one build of :func:`_float_column` each (one
+# loop testing the writer per row: orderedcode's int64 + float64 6.4 -> 10.5 ns a row)
+ctypedef struct _Sq4Flt:
+    char unused
+ctypedef struct _ObFlt:
+    char unused
+ctypedef struct _OcFlt:
+    char unused
+ctypedef fused FloatWriter:
+    _Sq4Flt
+    _ObFlt
+    _OcFlt
+
+
+cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Way* way,
+                       FloatWriter* writer) noexcept nogil:
+    """:func:`_column` for sqlite4's, ordered-binary's or orderedcode's floats (1, or -1
+    when a row is declined): their bytes are inverted after, when the field descends."""
+    cdef Py_ssize_t k, off = f.off
+    cdef const uint8_t* valid = f.valid
+    cdef uint8_t* start
+    cdef uint8_t* p
+    cdef int w, npre = f.npre, nsuf = f.nsuf
+    cdef bint invert = f.flags & F_INVERT
+    cdef uint8_t suf[4]
+    cdef FieldC local = f[0]  # what the writers read, in a copy no store can alias
+    cdef Sink s = into[0]
+    cdef double x
+    memcpy(suf, f.suf, 4)
+    for k in range(m):
+        start = _slot(&s, k)
+        if Way is _Checked:
+            w = _nulled(&s, k, start, valid, c + k + off, &local)
+            if w:
+                if w < 0:
+                    return -1
+                continue
+        x = _float_at(&local, c + k)
+        if x != x:
+            return -1
+        memcpy(start, local.pre, 4)
+        if FloatWriter is _Sq4Flt:
+            p = sq4_number(start + npre, x)
+        elif FloatWriter is _ObFlt:
+            p = _ob_float(start + npre, x)
+        else:
+            p = _oc_float(start + npre, x, 0)
+        _close(&s, k, start, _end(start, p, suf, nsuf, invert))
+    into.p = s.p
+    return 1
+
+
 cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
                  Way* way) noexcept nogil:
     """Rows ``c..c+m-1`` of one column written by its own loop into *into*, the writer
@@ -940,21 +992,12 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
     if writer == W_CENT_INT:
         return _int_column(f, into, c, m, way, <_Sq4Int*>NULL)
     if writer == W_SQ4_FLT:
-        for k in range(m):
-            start = _slot(&s, k)
-            if Way is _Checked:
-                w = _nulled(&s, k, start, valid, c + k + off, &local)
-                if w:
-                    if w < 0:
-                        return -1
-                    continue
-            x = _float_at(&local, c + k)
-            if x != x:
-                return -1
-            memcpy(start, local.pre, 4)
-            p = sq4_number(start + npre, x)
-            _close(&s, k, start, _end(start, p, suf, nsuf, invert))
-    elif writer == W_BOOL:
+        return _float_column(f, into, c, m, way, <_Sq4Flt*>NULL)
+    if writer == W_OB_FLT:
+        return _float_column(f, into, c, m, way, <_ObFlt*>NULL)
+    if writer == W_OC_FLT:
+        return _float_column(f, into, c, m, way, <_OcFlt*>NULL)
+    if writer == W_BOOL:
         for k in range(m):
             start = _slot(&s, k)
             if Way is _Checked:
@@ -984,24 +1027,6 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
             memcpy(start, pre, 4)
             p = _float(&local, start + npre, x, inv)
             _close(&s, k, start, _end(start, p, sufx, nsuf, False))
-    elif writer == W_OB_FLT or writer == W_OC_FLT:  # inverted after, as sqlite4's
-        for k in range(m):
-            start = _slot(&s, k)
-            if Way is _Checked:
-                w = _nulled(&s, k, start, valid, c + k + off, &local)
-                if w:
-                    if w < 0:
-                        return -1
-                    continue
-            x = _float_at(&local, c + k)
-            if x != x:
-                return -1
-            memcpy(start, local.pre, 4)
-            if writer == W_OB_FLT:
-                p = _ob_float(start + npre, x)
-            else:
-                p = _oc_float(start + npre, x, 0)
-            _close(&s, k, start, _end(start, p, suf, nsuf, invert))
     else:
         return 0
     into.p = s.p
