@@ -12,14 +12,15 @@ stdout, or to stderr when stdout carries the new keys.
 be refused. A store is checked before anything is opened for writing: ``--sqlite`` must name
 a writable SQLite database file (a directory, a missing or read-only file, or a file that is
 not a database is one line, not a traceback). Progress is one bar per phase (copying, then
-verifying; reading for a dry run), each with its total, percent and ETA.
+verifying; reading for a dry run), each counting keys, with its total, percent and ETA.
+``--json`` prints the report or the dry run as every command's documents are written
+(:func:`~lexcodecs.cli.arguments.json_text`: ``format_version`` first).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import stat
 import sys
@@ -32,7 +33,7 @@ from ..migrate.defaults import BATCH_SIZE
 from ..registry import get_codec
 from ..schema import KeySchema
 from ..sources.paths import path_problem
-from .arguments import CliError, Subparsers, _options, _progress_bar, count
+from .arguments import CliError, Subparsers, _options, _progress_bar, count, json_text
 
 if TYPE_CHECKING:  # imported when the command runs: every other command starts faster
     from ..migrate import DryRun, MigrationReport, Transcoder
@@ -43,13 +44,20 @@ __all__ = ["batch_size", "map_size", "run_migrate"]
 def _add_migrate(commands: Subparsers) -> None:
     p = commands.add_parser(
         "migrate", help="transcode stored keys from one format to another",
-        description="Hex lines, an SQLite table or an LMDB environment: copy in batches, "
-        "verify, then swap; an interrupted run resumes.")
-    p.add_argument("--from", dest="source", required=True, metavar="CODEC")
-    p.add_argument("--to", dest="target", required=True, metavar="CODEC")
-    p.add_argument("-s", "--schema", required=True, metavar="SCHEMA")
-    p.add_argument("--from-option", dest="from_options", action="append", metavar="OPT=VALUE")
-    p.add_argument("--to-option", dest="to_options", action="append", metavar="OPT=VALUE")
+        description="Re-encode the keys of hex lines, an SQLite table, an LMDB environment "
+        "or a RocksDB database from one codec to another: copy in batches, verify, then "
+        "swap; an interrupted run resumes.")
+    p.add_argument("--from", dest="source", required=True, metavar="CODEC",
+                   help="registry name of the codec the keys are in now (see: lexcodecs list)")
+    p.add_argument("--to", dest="target", required=True, metavar="CODEC",
+                   help="registry name of the codec to write the keys in")
+    p.add_argument("-s", "--schema", required=True, metavar="SCHEMA",
+                   help="the schema of the keys, e.g. 'tenant:string, ts:int64 desc'")
+    p.add_argument("--from-option", dest="from_options", action="append", metavar="OPT=VALUE",
+                   help="an option of the --from codec (repeatable); VALUE is a Python "
+                   "literal, else a string")
+    p.add_argument("--to-option", dest="to_options", action="append", metavar="OPT=VALUE",
+                   help="an option of the --to codec (repeatable), as --from-option")
     p.add_argument("--input", metavar="FILE", help="hex keys, one per line ('-': stdin)")
     p.add_argument("--output", metavar="FILE", help="where the new hex keys go ('-': stdout)")
     p.add_argument("--sqlite", metavar="DB", help="an SQLite database file")
@@ -77,8 +85,10 @@ def _add_migrate(commands: Subparsers) -> None:
     p.add_argument("--sample", type=count(1), default=None, metavar="N",
                    help="with --dry-run: transcode about N keys spread through the store "
                    "(the first N of --input) instead of every key")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true",
+                   help="print the report (or the dry run) as JSON, format_version first")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bars (drawn only when stderr is a terminal)")
     p.set_defaults(run=run_migrate)
 
 
@@ -152,7 +162,7 @@ def run_migrate(args: argparse.Namespace) -> int:
                                   keep_old=args.keep_old, restart=args.restart,
                                   progress=bars.update, map_size=args.map_size,
                                   phase=bars.start, workers=args.workers)
-    text = json.dumps(report.to_dict(), indent=2) if args.json else report.summary()
+    text = json_text(report.to_dict()) if args.json else report.summary()
     print(text, file=sys.stderr if args.input is not None and args.output in (None, "-")
           else sys.stdout)
     return 0
@@ -160,7 +170,14 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 class _Phases:
     """One progress bar per phase of a migration: :meth:`start` closes the bar of the phase
-    before and opens the next one, with its label and total; :meth:`update` moves it."""
+    before and opens the next one, with its label and total; :meth:`update` moves it.
+
+    A total is exact but for RocksDB's copy, whose total is RocksDB's estimate of its keys
+    (an exact count would cost a scan of every key, a tenth of the migration; the estimate
+    is off after deletes and overwrites). So a bar never shows more done than its total (the
+    total grows to the count), and a phase that ends, when the next one starts, ends at its
+    own count: every bar is left at 100% of what its phase did (unless this run did none of
+    it: a resumed copy that had nothing left)."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -169,11 +186,15 @@ class _Phases:
             self.bar = _progress_bar(args, "migrating", None)
 
     def start(self, label: str, total: int) -> None:
+        if self.bar is not None and self.bar.total is not None and self.bar.done:
+            self.bar.set_total(self.bar.done)  # its phase is done
         self.close()
         self.bar = _progress_bar(self.args, label, total)
 
     def update(self, done: int) -> None:
         if self.bar is not None:
+            if self.bar.total is not None and done > self.bar.total:
+                self.bar.set_total(done)
             self.bar.update(done)
 
     def close(self) -> None:
@@ -255,7 +276,7 @@ def _dry_run(args: argparse.Namespace, transcoder: Transcoder) -> int:
             result = dry_run_store(args.lmdb or args.rocksdb, transcoder, sample=args.sample,
                                    batch_size=args.batch_size, keep_old=args.keep_old,
                                    progress=bars.update, phase=bars.start)
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.summary())
+    print(json_text(result.to_dict()) if args.json else result.summary())
     return 0 if result.would_succeed else 1
 
 

@@ -301,7 +301,7 @@ class Run:
             report = MigrationReport(t.source.name, t.target.name, str(t.schema), where)
             state = fresh(settings, report)
         else:
-            report = MigrationReport(**{**state["report"], "resumed": True})
+            report = MigrationReport.resume(state["report"])
         report.notes += notes
         return state, report
 

@@ -132,7 +132,7 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
     report = run.migrate(t, restart=restart, keep_old=keep_old, where=f"lmdb {at.path}",
                          fresh=fresh, work=work, resumable=resumable)
     shutil.rmtree(runs, ignore_errors=True)  # verified by an earlier run, which was stopped
-    report.seconds += time.monotonic() - started
+    report.seconds = time.monotonic() - started  # this run's (see the report)
     return report
 
 

@@ -102,7 +102,7 @@ def migrate_lmdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
 
     report = run.migrate(t, restart=restart, keep_old=keep_old, where=f"lmdb {run.at.path}",
                          fresh=fresh, work=work)
-    report.seconds += time.monotonic() - started
+    report.seconds = time.monotonic() - started  # this run's (see the report)
     return report
 
 
@@ -265,8 +265,8 @@ def _lmdb_verify(source: Any, target: Any, t: Transcoder, report: MigrationRepor
     found under its new key means exactly the old data."""
     old_count = source.stat()["entries"]
     new_count = target.stat()["entries"]
-    if phase is not None:  # each old entry and each new entry is one step
-        phase("verifying", old_count + new_count)
+    if phase is not None:  # a step is a key verified: an old entry and its new one
+        phase("verifying", old_count)
     if old_count != new_count:
         raise MigrationError(f"the source holds {old_count} keys but the new environment "
                              f"{new_count}: two keys have the same new key (the target "

@@ -133,7 +133,7 @@ def migrate_rocksdb(path: str | os.PathLike[str], transcoder: Transcoder, *,
 
     report = run.migrate(t, restart=restart, keep_old=keep_old,
                          where=f"rocksdb {run.at.path}", fresh=fresh, work=work)
-    report.seconds += time.monotonic() - started
+    report.seconds = time.monotonic() - started  # this run's (see the report)
     return report
 
 
@@ -452,8 +452,8 @@ def _verify(source: _Source, target: Any, t: Transcoder, report: MigrationReport
     database under its new key, the new keys in the natural order."""
     families: list[str] = state["families"]
     counts = [state["counts"].get(name, 0) for name in families]
-    if phase is not None:  # each old entry and each new entry is one step
-        phase("verifying", 2 * sum(counts))
+    if phase is not None:  # a step is a key verified: an old entry and its new one
+        phase("verifying", sum(counts))
     for name in families:  # the copy's last writes from memory to tables: a worker opening
         _family(target, name).flush(True)  # it need not replay them, and scans read faster
     store = _RocksSpans(source.family, partial(_family, target))

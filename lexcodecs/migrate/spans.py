@@ -217,8 +217,8 @@ def plan_spans(t: Transcoder, report: MigrationReport, splits: Sequence[bytes], 
 
 def walk_span(store: SpanStore, t: Transcoder, span: Span, chunk: int,
               step: Callable[[int], None] | None = None) -> SpanResult:
-    """Walk one span of both stores side by side; *step* is told the steps done (an old
-    and a new entry each) after every chunk."""
+    """Walk one span of both stores side by side; *step* is told the keys verified (an old
+    entry and its new one each) after every chunk."""
     report = MigrationReport(t.source.name, t.target.name, str(t.schema), "span")
     label = store.label(span.part)
     walk = _Lockstep(t, report, lambda key: store.lookup(span.part, key), label)
@@ -230,7 +230,7 @@ def walk_span(store: SpanStore, t: Transcoder, span: Span, chunk: int,
         walk.see_batch(keys, values, new_keys, new_values)
         entries += len(keys)
         if step is not None:
-            step(2 * len(keys))
+            step(len(keys))
     if next(new, None) is not None:
         raise MigrationError(f"the {label} holds more entries than the old one: a store was "
                              "changed during the migration; the original is untouched "
@@ -258,9 +258,9 @@ def run_spans(store: SpanStore, opener: Opener, t: Transcoder, spans: Sequence[S
               chunk: int, workers: int, progress: Callable[[int], None] | None = None
               ) -> list[SpanResult]:
     """Walk every span: this process from the first, up to *workers* worker processes from
-    the last; the results in the spans' order. *progress* is told the steps done so far (an
-    old and a new entry each), after each chunk this process walks and each span a worker
-    hands back."""
+    the last; the results in the spans' order. *progress* is told the keys verified so far
+    (an old entry and its new one each: the verifying phase's total is the old store's
+    entries), after each chunk this process walks and each span a worker hands back."""
     if workers < 1 or len(spans) < 2:
         return _walk_all(None, store, t, spans, deque(spans), {}, chunk, progress)
     crew = _Crew(min(workers, len(spans) - 1), opener, t, chunk)
@@ -288,7 +288,7 @@ def _walk_all(crew: _Crew | None, store: SpanStore, t: Transcoder, spans: Sequen
         if crew is not None:
             crew.collect(todo, results, count, block=False)
 
-    count(2 * sum(r.entries for r in results.values()))
+    count(sum(r.entries for r in results.values()))
     if crew is not None:
         crew.feed(todo)
     while todo or (crew is not None and crew.busy()):
@@ -421,7 +421,7 @@ class _Crew:
             results[payload.index] = payload
             m.span = None
             if step is not None:
-                step(2 * payload.entries)
+                step(payload.entries)
         self.feed(todo)
 
     def close(self) -> None:

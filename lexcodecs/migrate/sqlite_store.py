@@ -55,7 +55,7 @@ from .defaults import BATCH_SIZE
 from .lock import exclusive
 from .report import MigrationReport, PhaseStart, Progress, _OrderWatch
 from .spans import Chunk, Splits, check_workers, join_spans, plan_spans, run_spans, workers_for
-from .transcoder import MigrationError, Transcoder, same_settings
+from .transcoder import MigrationError, Transcoder, same_settings, target_refusal
 from .verify import _check_batch_size, _verify_chunk
 
 __all__ = ["NEW_SUFFIX", "OLD_SUFFIX", "STATE_TABLE", "check_database_file", "migrate_sqlite"]
@@ -82,12 +82,14 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
 
     *progress* is called with the number of keys copied after each batch. With *phase*, it is
     told when each phase starts (``"copying"``, then ``"verifying"``) with the number of
-    steps it takes (the rows counted first), and *progress* then counts that phase's steps.
+    steps it takes (the rows counted first), and *progress* then counts that phase's steps:
+    keys copied (by this run and any it resumed), then keys verified.
 
     *workers* is the number of worker processes that share the verification with this one
     (default: one per processor but one, from 200,000 rows; none for a database in memory;
     see :mod:`~lexcodecs.migrate.spans`).
     """
+    started = time.monotonic()  # the report's seconds: this run, from here to its end
     _check_batch_size(batch_size)
     check_workers(workers)
     own = not isinstance(database, sqlite3.Connection)
@@ -100,8 +102,8 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
         _fast_secure_delete(db)
     try:
         with _table_lock(db, table):
-            return _migrate_sqlite(db, table, key_column, transcoder, batch_size, keep_old,
-                                   restart, progress, phase, workers)
+            report = _migrate_sqlite(db, table, key_column, transcoder, batch_size,
+                                     keep_old, restart, progress, phase, workers)
     except sqlite3.DatabaseError as exc:
         where = database if own else "the connection"
         if _is_full(exc):
@@ -114,6 +116,8 @@ def migrate_sqlite(database: str | os.PathLike[str] | sqlite3.Connection, table:
     finally:
         if own:
             db.close()
+    report.seconds = time.monotonic() - started
+    return report
 
 
 def check_database_file(database: str | os.PathLike[str]) -> None:
@@ -183,7 +187,6 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
                     batch_size: int, keep_old: bool, restart: bool,
                     progress: Progress, phase: PhaseStart, workers: int | None
                     ) -> MigrationReport:
-    started = time.monotonic()
     new_table, old_table = table + NEW_SUFFIX, table + OLD_SUFFIX
     settings = json.dumps({"source": t.source.config(), "target": t.target.config(),
                            "schema": t.schema.to_text(), "key_column": key_column},
@@ -222,7 +225,7 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
                        (table, settings, json.dumps(report.to_dict())))
         else:
             saved = {k: v for k, v in state["report"].items() if k not in (_REFUSED, _SPLITS)}
-            report = MigrationReport(**{**saved, "resumed": True})
+            report = MigrationReport.resume(saved)
         report.notes += notes
         db.execute("COMMIT")
     except BaseException:
@@ -244,7 +247,6 @@ def _migrate_sqlite(db: sqlite3.Connection, table: str, key_column: str, t: Tran
     swap_started = time.monotonic()
     _sqlite_swap(db, table, new_table, old_table, keep_old)
     report.swap_s += time.monotonic() - swap_started
-    report.seconds += time.monotonic() - started
     return report
 
 
@@ -266,13 +268,20 @@ def _check_first_key(db: sqlite3.Connection, table: str, key_column: str,
     if not isinstance(key, bytes):
         raise MigrationError(f"a key in {table}.{key_column} is not a BLOB: {key!r}; nothing "
                              "was changed")
+    # the hint depends on the side that refused: a key the source cannot read says the
+    # source's settings are wrong; values the target cannot hold say nothing of them
+    what = f"the first key of {table!r}, {key.hex(' ') or '(empty)'}, does not transcode"
     try:
-        t.encode(t.values(key))
+        values = t.values(key)
     except LexCodecError as exc:
-        raise MigrationError(f"the first key of {table!r}, {key.hex(' ') or '(empty)'}, does "
-                             f"not transcode: {exc}; nothing was changed (are the source "
-                             "codec, its options and the schema those the keys were written "
-                             "with?)") from None
+        raise MigrationError(f"{what}: {exc}; nothing was changed (are the source codec, its "
+                             "options and the schema those the keys were written with?)"
+                             ) from None
+    try:
+        t.encode(values)
+    except LexCodecError as exc:
+        raise MigrationError(f"{what}: {exc}; nothing was changed: "
+                             f"{target_refusal(t, exc, 'dry_run_sqlite')}") from None
 
 
 def _note_refused(db: sqlite3.Connection, table: str, report: MigrationReport,
@@ -520,8 +529,8 @@ def _sqlite_verify(db: sqlite3.Connection, table: str, new_table: str, key_colum
     try:
         old_count = _count(db, table)
         new_count = _count(db, new_table)
-        if phase is not None:  # each old row and each new row is one step
-            phase("verifying", old_count + new_count)
+        if phase is not None:  # a step is a key verified: an old row and its new one
+            phase("verifying", old_count)
         if old_count != new_count:
             raise MigrationError(f"{table!r} has {old_count} rows but the new table "
                                  f"{new_count}; the original is untouched (rows written to "

@@ -14,12 +14,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from ..codec import Codec
-from ..errors import LexCodecError, NotDecodableError
+from ..errors import LexCodecError, NotDecodableError, describe_value
 from ..model import ModelError, identical, model_equal
 from ..registry import get_codec
 from ..schema import KeySchema
 
-__all__ = ["MigrationError", "Transcoder", "same_settings", "transcode_partition"]
+__all__ = ["MigrationError", "Transcoder", "same_settings", "target_refusal",
+           "transcode_partition"]
 
 
 class MigrationError(LexCodecError):
@@ -98,6 +99,22 @@ class Transcoder:
         """Transcode a stream of keys lazily (a Dask partition, a file, a cursor)."""
         for key in keys:
             yield self.transcode(key)
+
+
+def target_refusal(t: Transcoder, exc: LexCodecError, dry_run: str) -> str:
+    """The hint that ends a refusal of values by the target (*exc*, raised by
+    :meth:`Transcoder.encode` for values the source read): the target codec, the value and
+    the field, as the error names them (the value cut as the error cuts it), and the dry run
+    that finds every key the target refuses without writing (``--dry-run``, or the library's
+    function *dry_run*). It clears the source: its codec, options and schema read the key."""
+    what = (f"the value {describe_value(exc.value)}" if exc.has_value
+            else "the values it decodes to")
+    if exc.field is not None or exc.field_name:
+        what += " of field" + ("" if exc.field is None else f" {exc.field}") + (
+            f" {exc.field_name!r}" if exc.field_name else "")
+    return (f"the source read the key, but the target codec {exc.codec or t.target.name} "
+            f"refused {what}; --dry-run ({dry_run}) finds every key the target refuses, "
+            "writing nothing")
 
 
 def _rebuild_transcoder(source: dict[str, Any], target: dict[str, Any],
