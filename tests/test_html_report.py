@@ -495,3 +495,73 @@ def test_a_report_from_elsewhere_is_bounded_too() -> None:
     assert len(text.encode()) < 600_000, len(text)
     assert f"({2**20 + 5:,} characters, cut)" in text
     assert "4,900 more parts, cut" in text
+
+
+# -- issue 32: the closest codec shown everywhere, one colour per codec --------------------------
+
+
+def test_the_closest_codec_stands_where_a_recommended_one_would() -> None:
+    """No codec expresses a ``timestamp desc`` key as written: the verdict names the closest
+    codec, and the page showed "No prefix scan was measured.", "None of the codecs that ran
+    declares an anomaly." and "No sample keys." although the report had all three for it. The
+    page now shows the closest codec's measurements wherever it would show a recommended
+    one's, labelled as measured on the rewritten schema."""
+    from lexcodecs.compare import compare
+
+    report = compare("user_id:int64, created:timestamp desc, email:string", n=80,
+                     codecs=["orderly", "skv"], store="memory", repeats=1).to_dict()
+    closest = report["verdict"]["closest"]
+    assert closest["codec"] == "orderly"
+    measured = closest["result"]
+    text = render_html(report)
+    for absent in ("No prefix scan was measured.", "declares an anomaly.", "No sample keys.",
+                   "No codec expressed the schema."):
+        assert absent not in text, absent
+    label = "orderly (rewritten)"
+    sections = {sid: text[text.index(f'<section id="{sid}"'):] for sid in
+                ("results", "prefix-scans", "anomalies", "samples")}
+    for sid, body in sections.items():
+        body = body[:body.index("</section>")]
+        assert label in body, sid
+        assert f"the closest codec, on its rewritten schema <code>{closest['schema']}</code>" \
+            in body, sid
+    assert '<tr class="recommended"><td><strong class="nowrap">orderly (rewritten)</strong>' \
+        in sections["results"]
+    assert "exact</span>" in sections["prefix-scans"]
+    for anomaly in measured["anomalies"]:
+        assert f"<code>{anomaly['name']}</code>" in sections["anomalies"]
+    for sample in measured["sample_keys"]:
+        assert f"key <code>{sample['hex']}</code>" in sections["samples"]
+
+
+def _fills(svg: str) -> list[str]:
+    """The colours an SVG fills or strokes with, but white, the ink and the greys of the
+    legends and of refused records (what no codec owns)."""
+    shared = {"#ffffff", "#000000", "#1b1f24", "#8c959f", "#d0d7de"}
+    return [c for c in re.findall(r"(?:fill|stroke): (#[0-9a-f]{6})", svg) if c not in shared]
+
+
+def _chart(text: str, chart_id: str) -> str:
+    start = text.index(f'<figure id="{chart_id}-figure">')
+    return text[start:text.index("</figure>", start)]
+
+
+def test_every_codec_shown_has_its_own_colour_the_same_in_every_chart(
+        report: dict[str, Any]) -> None:
+    """Twelve codecs ran (more than the palette's first eight, after which fdb-tuple and
+    sqlite4 were the same blue): each histogram of the key sizes has its own colour, and the
+    speed and records charts draw each codec in those colours, and in no other."""
+    many = copy.deepcopy(report)
+    ran = _ran(many)
+    many["results"] += [dict(copy.deepcopy(ran[i % len(ran)]), codec=f"plugin-{i}")
+                        for i in range(12 - len(ran))]
+    text = render_html(many)
+    sizes = _chart(text, "chart-sizes")
+    groups = re.split(r'<g id="chart-sizes-axes_\d+">', sizes)[1:]
+    assert len(groups) == 12
+    per_codec = [set(_fills(group)) for group in groups]
+    assert all(len(colours) == 1 for colours in per_codec), per_codec
+    colours = {colour for (colour,) in per_codec}
+    assert len(colours) == 12  # no two codecs share one
+    for chart_id in ("chart-speed", "chart-records"):
+        assert set(_fills(_chart(text, chart_id))) == colours, chart_id

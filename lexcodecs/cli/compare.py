@@ -6,25 +6,29 @@ Parquet or keys in a store, the schema proposed from the input's types where it 
 else generated, ``-n`` of them from ``--seed``), shows a progress bar over the codecs, and
 prints the report: the verdict, the
 table and what each codec cannot do (a terminal gets colour and its own width; a pipe gets
-plain text), or ``--json`` (the data contract), or ``--markdown`` (for a design document).
-``--html FILE`` also writes the single-file HTML report.
+plain text), or ``--json`` (the data contract, through :func:`~lexcodecs.cli.arguments.json_text`:
+``format_version`` first), or ``--markdown`` (for a design document). ``--html FILE`` also
+writes the single-file HTML report.
+
+What can be refused is refused before the comparison runs, which can take minutes on a large
+input: the HTML path, and the plotting library the HTML report needs. The report is printed
+before the HTML file is written, so a write that fails still leaves the report on screen.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
 from typing import TYPE_CHECKING, Final
 
-from .._console import show
-from ..compare.defaults import DEFAULT_SCHEMA, REPEATS, STORES, WRAP
+from .._console import Progress, show
+from ..compare.defaults import DEFAULT_SCHEMA, MIN_LOOPS, REPEATS, STORES, WRAP
 from ..registry import available_codecs
 from ..schema import KeySchema
 from ..sources.paths import special_kind_at
-from .arguments import CliError, Subparsers, _progress_bar, count
+from .arguments import CliError, Subparsers, _progress_bar, count, json_text
 from .sources import add_source_arguments, load_records
 
 if TYPE_CHECKING:  # the comparison is imported when one runs (lexcodecs/compare/__init__.py)
@@ -59,8 +63,9 @@ def _add_compare(commands: Subparsers) -> None:
     p.add_argument("--store", choices=STORES, default="sqlite",
                    help="where the keys are sorted (default: sqlite)")
     p.add_argument("--repeats", type=count(0), default=REPEATS, metavar="N",
-                   help=f"timed loops over the records per codec, the fastest counting "
-                   f"(default {REPEATS}; 0: no timing)")
+                   help=f"timed loops over the records per codec, the codecs' loops "
+                   f"alternating (default {REPEATS}; 0: no timing); speed ranks codecs only "
+                   f"with {MIN_LOOPS} or more")
     shape = p.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="print the report as JSON")
     shape.add_argument("--markdown", action="store_true",
@@ -75,6 +80,9 @@ def _add_compare(commands: Subparsers) -> None:
 def run_compare(args: argparse.Namespace) -> int:
     if args.html is not None:
         _check_html_target(args.html)
+        from ..compare.html import require_charts
+
+        require_charts()  # the plotting library: now, not after the comparison
     schema = KeySchema.parse(args.schema) if args.schema else None
     loaded = load_records(args, schema, SAMPLED if args.n is None else args.n, args.seed)
     records = source = None
@@ -85,28 +93,52 @@ def run_compare(args: argparse.Namespace) -> int:
     from ..compare import compare
 
     names = args.codecs or available_codecs()
-    bar = _progress_bar(args, "comparing", len(names))
+    bar = _Bar(args)
     try:
         report = compare(schema if schema is not None else DEFAULT_SCHEMA, records,
                          n=GENERATED if args.n is None else args.n, codecs=names,
                          store=args.store, seed=args.seed, progress=bar, source=source,
                          repeats=args.repeats)
     finally:
-        if bar:
-            bar.close()
+        bar.close()
+    _print(report, args)
     if args.html is not None:
         from ..compare.html import write_html
 
         write_html(report.to_dict(), args.html)
-    _print(report, args)
-    if args.html is not None:
         print(f"HTML report written to {args.html}", file=sys.stderr)
     return 0
 
 
+class _Bar:
+    """The comparison's progress bar, drawn from the moment the comparison tells its total
+    (before its first step): drawn earlier, with the number of codecs, its total would grow
+    when the rewritten schemas are measured too ("comparing 0/9", then "9/17")."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.bar: Progress | None = None
+        self.told = False
+
+    def set_total(self, total: int | None) -> None:
+        if not self.told:
+            self.told = True
+            self.bar = _progress_bar(self.args, "comparing", total)
+        elif self.bar is not None:
+            self.bar.set_total(total)
+
+    def update(self, done: int) -> None:
+        if self.bar is not None:
+            self.bar.update(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def _print(report: Comparison, args: argparse.Namespace) -> None:
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
+        print(json_text(report.to_dict()))
     elif args.markdown:
         print(report.to_markdown(), end="")
     elif sys.stdout.isatty():

@@ -21,11 +21,19 @@ charts in one page never share one. The same dict therefore gives the same bytes
 Every string in the report is user data (codec names from plugins, values from the user's
 records, error messages quoting them) and is escaped with :func:`html.escape`; in the charts
 it is drawn as glyphs, never interpreted (matplotlib's ``$math$`` parsing is off). Codecs that
-cannot express the schema have no sizes or speeds: the charts show the codecs that ran.
+cannot express the schema have no sizes or speeds: the charts show the codecs that ran. When
+none expresses the schema as written, the closest codec, measured on its rewritten schema,
+stands wherever the page would show the recommended one (charts, results, prefix scans,
+anomalies, sample keys), labelled "(rewritten)" (:func:`_measured`).
+
+Each codec has one colour, the same in every chart (:func:`_colours`), and no two codecs shown
+share one: what a chart tells apart by colour (encode and decode, records kept and refused)
+it tells apart by fill and hatching instead.
 """
 
 from __future__ import annotations
 
+import colorsys
 import contextlib
 import html
 import io
@@ -46,7 +54,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
 
-__all__ = ["render_html", "write_html"]
+__all__ = ["render_html", "require_charts", "write_html"]
 
 # -- tables -----------------------------------------------------------------------------------
 
@@ -64,9 +72,17 @@ SECTIONS: Final = (
     ("samples", "Sample keys"),
 )
 
-#: one colour per codec, the same in every chart (Okabe & Ito's colour-blind-safe palette)
+#: one colour per codec, the same in every chart: Okabe & Ito's colour-blind-safe palette, then
+#: Paul Tol's muted one, black and yellow last (a chart's lines are near black, and yellow is
+#: faint on white); a page with more codecs gets more colours (:func:`_colours`)
 CODEC_COLOURS: Final = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-                        "#000000", "#F0E442")
+                        "#332288", "#882255", "#44AA99", "#999933", "#AA4499", "#117733",
+                        "#DDCC77", "#000000", "#F0E442")
+#: what the charts draw that is no codec's: lines and text, and what a codec refused
+INK: Final = "#1b1f24"
+REFUSED_COLOUR: Final = "#d0d7de"
+#: the legends' keys, which show a fill or a hatching, not a codec
+LEGEND_GREY: Final = "#8c959f"
 
 #: part roles of ``inspect`` (lexcodecs.inspection.Part) -> CSS class of their colour; a role
 #: not listed (a plugin's own) gets a colour from a stable hash of its name
@@ -270,6 +286,46 @@ def _ran(results: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in results if r.get("expressible") and _mapping(r.get("key_size"))]
 
 
+def _closest_result(report: Mapping[str, Any]) -> dict[str, Any] | None:
+    """When no codec expresses the schema as written: the closest codec's result, on its
+    rewritten schema, its name labelled "(rewritten)"; else ``None``."""
+    if any(r.get("expressible") for r in report["results"]):
+        return None
+    closest = _mapping(_mapping(report["verdict"]).get("closest"))
+    result = _mapping(closest.get("result"))
+    if not result:
+        return None
+    name = result.get("codec", closest.get("codec", "?"))
+    return {**result, "codec": f"{_text(name)} (rewritten)", "expressible": True}
+
+
+def _measured(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The results the page shows measurements of: the codecs that expressed the schema, or,
+    when none did, the closest codec on its rewritten schema (:func:`_closest_result`)."""
+    closest = _closest_result(report)
+    if closest is not None:
+        return [closest]
+    return [r for r in report["results"] if r.get("expressible")]
+
+
+def _chosen(report: Mapping[str, Any]) -> str | None:
+    """The name the page gives the codec to use: the recommended one, else the closest."""
+    recommended = _mapping(report["verdict"]).get("recommended")
+    if recommended is not None:
+        return str(recommended)
+    closest = _closest_result(report)
+    return None if closest is None else str(closest["codec"])
+
+
+def _rewritten_note(report: Mapping[str, Any], what: str) -> str:
+    """A line saying that *what* is the closest codec's, on which schema ("" otherwise)."""
+    if _closest_result(report) is None:
+        return ""
+    closest = _mapping(_mapping(report["verdict"]).get("closest"))
+    return (f'<p class="muted">{what} the closest codec, on its rewritten schema '
+            f'<code>{_e(closest.get("schema", ""))}</code>.</p>')
+
+
 # -- charts -------------------------------------------------------------------------------------
 
 
@@ -281,6 +337,13 @@ def _matplotlib() -> type[Figure]:
         raise LexCodecError("the HTML report draws its charts with matplotlib, which is not "
                             f"installed: {INSTALL_HINT}") from None
     return Figure
+
+
+def require_charts() -> None:
+    """Raise :class:`~lexcodecs.errors.LexCodecError`, saying how to install it, when
+    matplotlib (the ``report`` extra) is missing: ``compare --html`` asks before it compares,
+    so that a long comparison is not lost to a missing library at its end."""
+    _matplotlib()
 
 
 _SVG_OPEN: Final = re.compile(r"<svg\b[^>]*>")
@@ -309,11 +372,31 @@ def _svg(figure: Figure, chart_id: str, title: str) -> str:
             + body.rstrip() + "\n")
 
 
+def _extra_colour(n: int) -> str:
+    """The *n*-th colour past :data:`CODEC_COLOURS`: hues a golden angle apart, in two
+    lightnesses."""
+    red, green, blue = colorsys.hls_to_rgb((n * 0.618033988749895) % 1.0,
+                                           0.35 if n % 2 else 0.55, 0.65)
+    return f"#{round(red * 255):02X}{round(green * 255):02X}{round(blue * 255):02X}"
+
+
 def _colours(results: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """One colour per codec, by its first place in *results* (the same in every chart)."""
+    """One colour per codec shown, by its first place in *results*, used by every chart; no
+    two the same (the palette first, then :func:`_extra_colour`)."""
     colours: dict[str, str] = {}
+    used: set[str] = {INK.upper(), REFUSED_COLOUR.upper(), LEGEND_GREY.upper(), "#FFFFFF"}
+    extra = 0
     for r in results:
-        colours.setdefault(str(r["codec"]), CODEC_COLOURS[len(colours) % len(CODEC_COLOURS)])
+        name = str(r["codec"])
+        if name in colours:
+            continue
+        if len(colours) < len(CODEC_COLOURS):
+            colour = CODEC_COLOURS[len(colours)]
+        else:
+            while (colour := _extra_colour(extra)) in used:
+                extra += 1
+        colours[name] = colour
+        used.add(colour.upper())
     return colours
 
 
@@ -334,9 +417,9 @@ def _size_chart(figure_class: type[Figure], ran: Sequence[Mapping[str, Any]],
                color=colours[str(result["codec"])])
         mean, p99 = _number(sizes.get("mean")), _number(sizes.get("p99"))
         if mean is not None:
-            ax.axvline(mean, color="#1b1f24", linestyle="--", linewidth=1)
+            ax.axvline(mean, color=INK, linestyle="--", linewidth=1)
         if p99 is not None:
-            ax.axvline(p99, color="#1b1f24", linestyle=":", linewidth=1)
+            ax.axvline(p99, color=INK, linestyle=":", linewidth=1)
         ax.set_ylabel(_label(result["codec"]), rotation=0, ha="right", va="center")
         ax.text(1.01, 0.5, f"mean {_fmt(mean)}\np99 {_fmt(p99, 0)}, max "
                 f"{_fmt(_number(sizes.get('max')), 0)}", transform=ax.transAxes,
@@ -352,44 +435,70 @@ def _locator(n: int) -> Any:
     return MaxNLocator(nbins=n, integer=True)
 
 
-def _speed_chart(figure_class: type[Figure], ran: Sequence[Mapping[str, Any]]) -> Figure:
-    """Encode and decode time per key (batch), with the per-record p50..p99 range."""
+def _speed_chart(figure_class: type[Figure], ran: Sequence[Mapping[str, Any]],
+                 colours: Mapping[str, str]) -> Figure:
+    """Encode and decode time per key (batch), with the per-record p50..p99 range: each
+    codec's bars in its colour, encode filled, decode hatched."""
     figure = figure_class(figsize=(10, 1.3 + 0.6 * len(ran)), dpi=72, layout="constrained")
     ax = figure.subplots()
     ax.set_title("Speed per codec: nanoseconds per key (shorter is faster)", fontsize=11)
     names = [_label(r["codec"]) for r in ran]
     rows = range(len(ran))
-    for offset, key, colour, what in ((-0.2, "encode_ns", "#0072B2", "encode"),
-                                      (0.2, "decode_ns", "#E69F00", "decode")):
-        batch = [_number(_mapping(r.get(key)).get("batch")) for r in ran]
-        ys = [y + offset for y in rows]
-        ax.barh([y for y, b in zip(ys, batch) if b is not None],
-                [b for b in batch if b is not None], height=0.38, color=colour,
-                label=f"{what}, batch")
-        for y, b, r in zip(ys, batch, ran):
+    for offset, key, what in ((-0.2, "encode_ns", "encode"), (0.2, "decode_ns", "decode")):
+        for row, r in zip(rows, ran):
+            y = row + offset
             timing = _mapping(r.get(key))
+            b = _number(timing.get("batch"))
             p50, p99 = _number(timing.get("p50")), _number(timing.get("p99"))
             if b is None:
                 ax.text(0, y, f"  no {what}r", va="center", fontsize=8, color="#57606a")
                 continue
+            colour = colours[str(r["codec"])]
+            if what == "encode":
+                ax.barh([y], [b], height=0.38, color=colour)
+            else:
+                ax.barh([y], [b], height=0.38, color="white", edgecolor=colour, hatch="////",
+                        linewidth=1)
             if p50 is not None and p99 is not None:
-                ax.plot([p50, p99], [y, y], color="#1b1f24", linewidth=1)
+                ax.plot([p50, p99], [y, y], color=INK, linewidth=1)
             if p99 is not None:
-                ax.plot([p99], [y], marker="|", markersize=10, color="#1b1f24")
-            ax.text(max(b, p99 or 0), y, f"  {b:,.0f}" + (f" (p99 {p99:,.0f})" if p99 else ""),
-                    va="center", fontsize=8)
-    ax.plot([], [], color="#1b1f24", marker="|", linewidth=1, label="one record: p50 to p99")
+                ax.plot([p99], [y], marker="|", markersize=10, color=INK)
+            ax.text(max(b, p99 or 0), y, f"  {what} {b:,.0f}"
+                    + (f" (p99 {p99:,.0f})" if p99 else ""), va="center", fontsize=8)
     ax.set_yticks(list(rows), names)
     ax.invert_yaxis()
     ax.set_xlabel("ns per key")
     ax.margins(x=0.25)
-    figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    _legend(figure, [("encode, batch", "fill"), ("decode, batch", "////"),
+                     ("one record: p50 to p99", "line")])
     return figure
 
 
+def _legend(figure: Figure, keys: Sequence[tuple[str, str]]) -> None:
+    """A legend below the chart whose keys are grey, as the colours are the codecs': each
+    (label, "fill" | "line" | a hatch pattern | a colour)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = []
+    for label, look in keys:
+        if look == "line":
+            handles.append(Line2D([], [], color=INK, marker="|", linewidth=1, label=label))
+        elif look == "fill":
+            handles.append(Patch(facecolor=LEGEND_GREY, label=label))
+        elif look.startswith("#"):
+            handles.append(Patch(facecolor=look, label=label))
+        else:
+            handles.append(Patch(facecolor="white", edgecolor=LEGEND_GREY, hatch=look,
+                                 label=label))
+    figure.legend(handles=handles, loc="outside lower center", ncols=len(handles),
+                  fontsize=8, frameon=False)
+
+
 def _records_chart(figure_class: type[Figure], ran: Sequence[Mapping[str, Any]],
-                   total: int) -> Figure:
-    """What happened to the records: kept and round-tripped, kept but failed, refused."""
+                   total: int, colours: Mapping[str, str]) -> Figure:
+    """What happened to the records: kept and round-tripped (filled, in the codec's colour),
+    kept but failed (hatched in it), refused (grey)."""
     figure = figure_class(figsize=(10, 1.3 + 0.45 * len(ran)), dpi=72, layout="constrained")
     ax = figure.subplots()
     ax.set_title(f"Records each codec kept and refused (of {total:,})", fontsize=11)
@@ -398,9 +507,10 @@ def _records_chart(figure_class: type[Figure], ran: Sequence[Mapping[str, Any]],
     failed = [min(k, _number(r.get("round_trip_failures")) or 0.0) for k, r in zip(kept, ran)]
     refused = [_number(r.get("refused")) or 0.0 for r in ran]
     good = [k - f for k, f in zip(kept, failed)]
-    ax.barh(rows, good, color="#009E73", label="kept")
-    ax.barh(rows, failed, left=good, color="#CC79A7", hatch="//", label="kept, round trip failed")
-    ax.barh(rows, refused, left=kept, color="#D55E00", label="refused")
+    shades = [colours[str(r["codec"])] for r in ran]
+    ax.barh(rows, good, color=shades)
+    ax.barh(rows, failed, left=good, color="white", edgecolor=shades, hatch="//", linewidth=1)
+    ax.barh(rows, refused, left=kept, color=REFUSED_COLOUR)
     for y, k, f, x in zip(rows, kept, failed, refused):
         text = f"  {k:,.0f} kept" + (f", {f:,.0f} failed" if f else "") + \
             (f", {x:,.0f} refused" if x else "")
@@ -409,25 +519,19 @@ def _records_chart(figure_class: type[Figure], ran: Sequence[Mapping[str, Any]],
     ax.invert_yaxis()
     ax.set_xlabel("records")
     ax.margins(x=0.3)
-    figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    _legend(figure, [("kept", "fill"), ("kept, round trip failed", "//"),
+                     ("refused", REFUSED_COLOUR)])
     return figure
 
 
 def _charts(report: Mapping[str, Any]) -> str:
     results = list(report["results"])
-    ran, note = _ran(results), ""
-    colours = _colours(results)
-    closest = _mapping(_mapping(report["verdict"]).get("closest"))
-    if not ran and _ran([_mapping(closest.get("result"))]):
-        # nothing expresses the schema as written: chart the closest, on its rewritten schema
-        result = _mapping(closest.get("result"))
-        ran = [{**result, "codec": f"{_text(result.get('codec'))} (rewritten)"}]
-        colours[str(ran[0]["codec"])] = colours.get(str(result.get("codec")), CODEC_COLOURS[0])
-        note = (f'<p class="muted">Charted: the closest codec, on its rewritten schema '
-                f'<code>{_e(closest.get("schema", ""))}</code>.</p>')
+    ran = _ran(_measured(report))
+    note = _rewritten_note(report, "Charted:")
     if not ran:
         return ('<p class="muted">No codec expressed the schema and kept a record, so there '
                 "is nothing to chart.</p>")
+    colours = _colours(ran)
     figure_class = _matplotlib()
     skipped = [r["codec"] for r in results if r not in ran]
     total = _number(report.get("records")) or 0
@@ -436,11 +540,12 @@ def _charts(report: Mapping[str, Any]) -> str:
          lambda: _size_chart(figure_class, ran, colours),
          "How many keys have each size, in bytes, per codec; dashed line: mean, dotted: p99."),
         ("chart-speed", "Encode and decode time per key, per codec",
-         lambda: _speed_chart(figure_class, ran),
-         "Nanoseconds per key timed over the whole batch (bars), and the per-record p50 to "
-         "p99 range (line, tick at p99)."),
+         lambda: _speed_chart(figure_class, ran, colours),
+         "Nanoseconds per key timed over the whole batch (bars: encode filled, decode "
+         "hatched, in the codec's colour), and the per-record p50 to p99 range (line, tick "
+         "at p99)."),
         ("chart-records", "Records kept and refused per codec",
-         lambda: _records_chart(figure_class, ran, int(total)),
+         lambda: _records_chart(figure_class, ran, int(total), colours),
          "Records each codec encoded (and whether they decoded back) or refused."),
     ]
     import matplotlib
@@ -621,14 +726,15 @@ def _timing(value: Any) -> str:
 
 
 def _results(report: Mapping[str, Any]) -> str:
-    """Two tables: what each codec that ran measured, then what each format is."""
-    recommended = _mapping(report["verdict"]).get("recommended")
+    """Two tables: what each codec that ran (or the closest) measured, then what each format
+    is."""
+    chosen = _chosen(report)
     results = list(report["results"])
 
     def row_class(r: Mapping[str, Any]) -> str:
-        return "recommended" if recommended is not None and r["codec"] == recommended else ""
+        return "recommended" if chosen is not None and r["codec"] == chosen else ""
 
-    ran = [r for r in results if r.get("expressible")]
+    ran = _measured(report)
     head = ("codec", "kept", "refused", "key bytes mean", "p50", "p99", "max",
             "encode ns/key", "decode ns/key", "round-trip failures", "collisions",
             "pairs in wrong order")
@@ -650,6 +756,7 @@ def _results(report: Mapping[str, Any]) -> str:
     if ran:
         out.append(_table(head, rows, numeric=tuple(range(1, 12)),
                           row_classes=[row_class(r) for r in ran], caption=caption))
+        out.append(_rewritten_note(report, "Measured:"))
     else:
         out.append('<p class="muted">No codec expressed the schema.</p>')
     out.append("<h3>The formats</h3>")
@@ -687,7 +794,7 @@ def _results(report: Mapping[str, Any]) -> str:
 
 
 def _prefix_scans(report: Mapping[str, Any]) -> str:
-    ran = [r for r in report["results"] if r.get("expressible")]
+    ran = _measured(report)
     depths = sorted({int(n) for r in ran for s in _items(r.get("prefix_scans"))
                      if (n := _number(_mapping(s).get("fields"))) is not None})
     if not ran or not depths:
@@ -719,15 +826,15 @@ def _prefix_scans(report: Mapping[str, Any]) -> str:
     return ("<p>A scan of the key range of a prefix of the first <em>k</em> fields must "
             "return exactly the records that start with those values: <em>leaked</em> "
             "counts records it returned that do not, <em>missed</em> records it left out."
-            "</p>\n" + _table(head, rows)
+            "</p>\n" + _table(head, rows) + _rewritten_note(report, "Scanned:")
             + (f'<dl class="details">{"".join(examples)}</dl>' if examples else ""))
 
 
 def _anomalies(report: Mapping[str, Any]) -> str:
     out = []
-    for r in report["results"]:
+    for r in _measured(report):
         anomalies = [_mapping(a) for a in _items(r.get("anomalies"))]
-        if not anomalies or not r.get("expressible"):
+        if not anomalies:
             continue
         seen = _mapping(r.get("order_explained"))
         rows = [(f"<code>{_e(a.get('name', '?'))}</code>", _e(a.get("kind", "")),
@@ -741,7 +848,8 @@ def _anomalies(report: Mapping[str, Any]) -> str:
         return "<p>None of the codecs that ran declares an anomaly.</p>"
     return ("<p>What each codec that ran declares it does differently from the values' "
             "natural order (its documented corner cases), and how often this run met each "
-            "as a pair of neighbouring keys out of order.</p>\n" + "\n".join(out))
+            "as a pair of neighbouring keys out of order.</p>\n" + "\n".join(out)
+            + _rewritten_note(report, "Shown:"))
 
 
 def _sample_key(sample: Mapping[str, Any]) -> str:
@@ -781,7 +889,8 @@ def _sample_key(sample: Mapping[str, Any]) -> str:
 
 def _samples(report: Mapping[str, Any]) -> str:
     out = []
-    for r in report["results"]:
+    closest = _closest_result(report)
+    for r in report["results"] if closest is None else [closest]:
         samples = [_mapping(s) for s in _items(r.get("sample_keys"))]
         if samples:
             out.append(f"<h3>{_e(r['codec'])}</h3>" + "\n".join(map(_sample_key, samples)))
@@ -793,7 +902,7 @@ def _samples(report: Mapping[str, Any]) -> str:
         ("r-meta", "length, exponent, sign")))
     return ("<p>Keys of the first records, explained byte by byte as <code>lexcodecs "
             "inspect</code> does; hover a span for its meaning. Colours: " + legend
-            + "</p>\n" + "\n".join(out))
+            + "</p>\n" + "\n".join(out) + _rewritten_note(report, "Shown:"))
 
 
 # -- the page -------------------------------------------------------------------------------

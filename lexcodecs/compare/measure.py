@@ -7,9 +7,14 @@ Theory of operation, in the order :func:`measure` runs:
    order under the codec's float policy, or a key the store cannot hold) counts the record as
    refused, with up to three examples, and leaves it out of everything below;
 2. **key sizes**: min, mean, p50, p99, max and a histogram;
-3. **speed** of the bound ``encode`` and ``decode``, each in two ways: *batch*, the fastest
-   of several timed loops over every record, per key; and *per record*, each record timed
-   alone a few times (its least time kept), less the cost of reading the clock, as p50/p99.
+3. **speed** of the bound ``encode`` and ``decode`` (:func:`timed`, after the steps below,
+   for every codec of a comparison together), each in two ways: *loops*, several timed loops
+   over every record, every loop's time per key kept (*batch* is the fastest); and *per
+   record*, each record timed alone a few times (its least time kept), less the cost of
+   reading the clock, as p50/p99. The loops of the codecs alternate -- round after round,
+   each codec once, starting one further along each round -- so that a load that comes and
+   goes on a busy machine falls on all of them alike, and the spread of a codec's loops
+   shows how much its time moved: the verdict lets speed decide only beyond that spread.
    Decode is timed on its own, over the keys that decode: checking the values is not in it;
 4. **round trip**: every key decoded and compared with its record in the natural-order model
    (:mod:`lexcodecs.model`), a failure a declared anomaly explains named as such;
@@ -28,29 +33,40 @@ Theory of operation, in the order :func:`measure` runs:
 from __future__ import annotations
 
 import bisect
+import gc
 import itertools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
+import attrs
+
 from ..codec import BoundCodec, Codec
 from ..errors import LexCodecError, NotDecodableError
 from ..inspection import inspect_key
 from ..model import ModelError, key_function
 from ..schema import KeySchema
-from .defaults import REPEATS
+from .defaults import MIN_LOOPS, REPEATS
 from .results import CodecResult, KeySize, PrefixScan, SampleKey, SamplePart, Timing, percentile
 from .stores import KEY_LENGTHS, ORDERERS, inversions
 
-__all__ = ["PREFIX_FIELDS", "PREFIX_SAMPLES", "REPEATS", "is_compiled", "measure", "prefix_depths"]
+__all__ = ["MIN_LOOPS", "PREFIX_FIELDS", "PREFIX_SAMPLES", "REPEATS", "Workload", "is_compiled",
+           "measure", "measure_untimed", "prefix_depths", "timed"]
 
 #: times each record is timed alone; its least time counts
 RECORD_RUNS: Final = 3
 #: at most this many records are timed alone (evenly spaced over the records)
 RECORD_SAMPLE: Final = 5000
-#: seconds one direction (encode or decode) of one codec may spend being timed, about
+#: seconds one codec may spend being timed, about; a codec whose loops take longer stops
+#: after :data:`MIN_LOOPS` of them
 TIMING_BUDGET: Final = 0.2
+#: nanoseconds a timed loop lasts, about: it passes over the records as often as takes that
+#: long, so that a preemption of a few milliseconds on a busy machine moves a loop by a
+#: fraction of its time, not by a multiple of it (a loop of 5,000 keys at 60 ns is 0.3 ms)
+LOOP_NS: Final = 5_000_000
+#: the most passes over the records one loop makes (a clock too coarse to see one pass)
+MAX_PASSES: Final = 10_000
 #: distinct prefixes scanned per leading field count
 PREFIX_SAMPLES: Final = 30
 #: every leading field count up to this one is scanned; beyond it, the counts that double
@@ -76,14 +92,37 @@ def is_compiled(bound: Any) -> bool:
     return type(bound).__module__.endswith("_compiled")
 
 
+@attrs.frozen
+class Workload:
+    """What timing one measured codec needs (:func:`timed`): its bound ``encode`` over the
+    records it accepted, and its bound ``decode`` over the keys that decoded (none: decode is
+    not timed)."""
+
+    encode: Callable[[Any], Any] = attrs.field(eq=False)
+    decode: Callable[[Any], Any] = attrs.field(eq=False)
+    records: Sequence[tuple[Any, ...]]
+    keys: Sequence[bytes]
+
+
 def measure(codec: Codec, bound: BoundCodec, schema: KeySchema,
             records: Sequence[tuple[Any, ...]], store: str, *, repeats: int = REPEATS,
             seed: int = 0, refused: Sequence[str] = ()) -> CodecResult:
-    """Everything :mod:`lexcodecs.compare` reports about *codec* bound to *schema*.
+    """Everything :mod:`lexcodecs.compare` reports about *codec* bound to *schema*, timed
+    alone (a comparison times its codecs together: :func:`measure_untimed`, then
+    :func:`timed`).
 
     *refused* are records refused before the codec saw them (a workaround's conversion
     failed), as ``"values: reason"`` texts; they count as refused.
     """
+    found = measure_untimed(codec, bound, schema, records, store, seed=seed, refused=refused)
+    return timed([found], repeats)[0]
+
+
+def measure_untimed(codec: Codec, bound: BoundCodec, schema: KeySchema,
+                    records: Sequence[tuple[Any, ...]], store: str, *, seed: int = 0,
+                    refused: Sequence[str] = ()) -> tuple[CodecResult, Workload | None]:
+    """What :func:`measure` reports but the speed, and what timing it needs (``None`` when
+    the codec accepted no record: there is nothing to time)."""
     caps = codec.capabilities
     policy = caps.float_policy
     order_schema = getattr(bound, "order_schema", schema)
@@ -115,66 +154,135 @@ def measure(codec: Codec, bound: BoundCodec, schema: KeySchema,
                 refused=refusals, refused_examples=examples,
                 anomalies=[(a.name, a.kind, a.description) for a in caps.anomalies])
     if not kept:
-        return CodecResult(**base)  # type: ignore[arg-type]
+        return CodecResult(**base), None  # type: ignore[arg-type]
     found: dict[str, Any] = {}
     found["key_size"] = KeySize.of([len(k) for k in keys])
-    if repeats > 0:
-        found["encode_ns"] = _timing(bound.encode, kept, repeats)
     decodable = _round_trip(bound, caps, schema, kept, keys, models, natural, found)
-    if repeats > 0 and decodable:
-        found["decode_ns"] = _timing(bound.decode, decodable, repeats)
     order = _order(caps, schema, kept, keys, models, store, found)
     found["prefix_scans"] = _prefix_scans(bound, kept, keys, models, order, seed)
     found["sample_keys"] = _samples(codec, schema, kept, keys)
-    return CodecResult(**base, records=len(kept), **found)  # type: ignore[arg-type]
+    result = CodecResult(**base, records=len(kept), **found)  # type: ignore[arg-type]
+    return result, Workload(bound.encode, bound.decode, kept, decodable)
+
+
 
 
 # -- speed ----------------------------------------------------------------------------------
 
-_overhead: list[float] = []
+#: the cost of reading each clock used so far (:func:`_clock_overhead`), by clock
+_overhead: dict[Callable[[], int], float] = {}
 
 
-def _clock_overhead() -> float:
-    """Nanoseconds between two back-to-back clock reads (the median of many), measured once."""
-    if not _overhead:
-        clock = time.perf_counter_ns
+def _clock_overhead(read: Callable[[], int]) -> float:
+    """Nanoseconds between two back-to-back reads of *read* (the median of many), measured
+    once per clock."""
+    if read not in _overhead:
         gaps = []
         for _ in range(2000):
-            t0 = clock()
-            gaps.append(clock() - t0)
+            t0 = read()
+            gaps.append(read() - t0)
         gaps.sort()
-        _overhead.append(float(gaps[len(gaps) // 2]))
-    return _overhead[0]
+        _overhead[read] = float(gaps[len(gaps) // 2])
+    return _overhead[read]
 
 
-def _timing(run: Callable[[Any], Any], items: Sequence[Any], repeats: int) -> Timing:
-    clock = time.perf_counter_ns
-    n = len(items)
-    best = float("inf")
-    spent = 0
-    for i in range(repeats):
-        t0 = clock()
+def _loop(read: Callable[[], int], run: Callable[[Any], Any], items: Sequence[Any],
+          passes: int = 1) -> int:
+    """Nanoseconds *passes* passes of *run* over *items* took."""
+    t0 = read()
+    for _ in range(passes):
         for item in items:
             run(item)
-        took = clock() - t0
-        best = min(best, took)
-        spent += took
-        if spent > TIMING_BUDGET * 0.5e9 and i >= 1:  # a slow codec: two loops will do
-            break
-    step = max(1, n // RECORD_SAMPLE)
+    return read() - t0
+
+
+def _each(read: Callable[[], int], run: Callable[[Any], Any], items: Sequence[Any],
+          fastest: float) -> tuple[float, float]:
+    """The per-record p50 and p99: each of up to :data:`RECORD_SAMPLE` records timed alone
+    (the least of :data:`RECORD_RUNS` runs, or of one when a pass over *items* took *fastest*
+    ns and that many would overrun the budget), less the cost of reading the clock."""
+    step = max(1, len(items) // RECORD_SAMPLE)
     sample = items[::step]
     least = [float("inf")] * len(sample)
-    runs = RECORD_RUNS if best * RECORD_RUNS / step < TIMING_BUDGET * 0.5e9 else 1
+    runs = RECORD_RUNS if fastest * RECORD_RUNS / step < TIMING_BUDGET * 0.5e9 else 1
     for _ in range(runs):
         for j, item in enumerate(sample):
-            t0 = clock()
+            t0 = read()
             run(item)
-            took = clock() - t0
+            took = read() - t0
             if took < least[j]:
                 least[j] = took
-    overhead = _clock_overhead()
+    overhead = _clock_overhead(read)
     each = sorted(max(0.0, t - overhead) for t in least)
-    return Timing(best / n, float(percentile(each, 50)), float(percentile(each, 99)))
+    return float(percentile(each, 50)), float(percentile(each, 99))
+
+
+class _Direction:
+    """One direction (encode or decode) of one codec, being timed: a first pass over the
+    items, untimed as far as the result goes, warms the codec up and says how many passes
+    make a loop of about :data:`LOOP_NS`; then :meth:`loop` times one loop."""
+
+    def __init__(self, read: Callable[[], int], run: Callable[[Any], Any],
+                 items: Sequence[Any]) -> None:
+        self.read, self.run, self.items = read, run, items
+        self.first = _loop(read, run, items)
+        self.passes = min(MAX_PASSES, max(1, -(-LOOP_NS // max(self.first, 1))))
+        self.loops: list[int] = []
+
+    def loop(self) -> int:
+        took = _loop(self.read, self.run, self.items, self.passes)
+        self.loops.append(took)
+        return took
+
+    def timing(self) -> Timing:
+        """The loops per key, with the per-record percentiles measured now."""
+        per_key = tuple(t / (len(self.items) * self.passes) for t in self.loops)
+        p50, p99 = _each(self.read, self.run, self.items, min(self.loops) / self.passes)
+        return Timing(min(per_key), p50, p99, per_key)
+
+
+def timed(measured: Sequence[tuple[CodecResult, Workload | None]], repeats: int
+          ) -> list[CodecResult]:
+    """Each result of *measured* with its ``encode_ns`` and ``decode_ns`` (none with
+    *repeats* 0, or when it has no workload): a first pass of each codec each way
+    (:class:`_Direction`), then *repeats* rounds, each timing one encode loop and one decode
+    loop of every codec, the codec that starts a round one further along each time; then each
+    record alone, for the per-record p50/p99.
+
+    A codec whose timing has taken more than :data:`TIMING_BUDGET` seconds sits out the
+    rounds after the first :data:`MIN_LOOPS`. The cyclic collector is paused while the loops
+    run, as :mod:`timeit` does: a collection in one loop and not in another is noise.
+    """
+    read = time.perf_counter_ns  # looked up here: a test may put a busy machine in its place
+    active = [i for i, (_, work) in enumerate(measured) if work is not None and repeats > 0]
+    out = [result for result, _ in measured]
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        timing: dict[int, tuple[_Direction, _Direction | None]] = {}
+        spent = {}
+        for i in active:
+            work = measured[i][1]
+            assert work is not None
+            encode = _Direction(read, work.encode, work.records)
+            decode = _Direction(read, work.decode, work.keys) if work.keys else None
+            timing[i] = encode, decode
+            spent[i] = encode.first + (decode.first if decode is not None else 0)
+        for round_ in range(repeats):
+            start = round_ % len(active) if active else 0
+            for i in active[start:] + active[:start]:
+                if round_ >= MIN_LOOPS and spent[i] > TIMING_BUDGET * 1e9:
+                    continue  # a slow codec: its first loops will do
+                for direction in timing[i]:
+                    if direction is not None:
+                        spent[i] += direction.loop()
+        for i, (encode, decode) in timing.items():
+            out[i] = attrs.evolve(out[i], encode_ns=encode.timing(),
+                                  decode_ns=None if decode is None else decode.timing())
+    finally:
+        if collecting:
+            gc.enable()
+    return out
 
 
 # -- round trip -----------------------------------------------------------------------------

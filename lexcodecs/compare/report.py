@@ -134,10 +134,22 @@ class Comparison:
                 return r
         raise KeyError(codec)
 
+    def chosen(self) -> dict[str, Any] | None:
+        """The codec to use, in one place whether it was recommended or only closest:
+        ``{"codec", "why": "recommended" | "closest", "schema"}`` (the schema to use it with:
+        the closest's rewritten one), or ``None`` when there is neither."""
+        v = self.verdict
+        if v.recommended is not None:
+            return {"codec": v.recommended, "why": "recommended", "schema": self.schema}
+        if v.closest is not None:
+            return {"codec": v.closest.codec, "why": "closest", "schema": v.closest.schema}
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return {"schema": self.schema, "records": self.records, "source": self.source,
                 "store": self.store, "implementation": self.implementation,
-                "seconds": self.seconds, "verdict": self.verdict.to_dict(),
+                "seconds": self.seconds, "chosen": self.chosen(),
+                "verdict": self.verdict.to_dict(),
                 "results": [r.to_dict() for r in self.results]}
 
     # -- text ------------------------------------------------------------------------------

@@ -92,16 +92,24 @@ def percentile(ordered: list[Any], p: float) -> Any:
 
 @attrs.frozen
 class Timing:
-    """Nanoseconds per key: ``batch`` is the fastest of several loops over every record
-    divided by their number; ``p50``/``p99`` are over records, each record's time the least
-    of a few runs, less the cost of reading the clock."""
+    """Nanoseconds per key: ``loops`` are the timed loops over every record, each divided by
+    their number, in the order they ran, and ``batch`` is the fastest of them; ``p50``/``p99``
+    are over records, each record's time the least of a few runs, less the cost of reading
+    the clock. The spread of the loops is the noise the verdict weighs speed against."""
 
     batch: float
     p50: float
     p99: float
+    loops: tuple[float, ...] = attrs.field(default=(), converter=_tuple)
+
+    @property
+    def slowest(self) -> float:
+        """The slowest loop (``batch`` when the loops were not kept)."""
+        return max(self.loops, default=self.batch)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"batch": self.batch, "p50": self.p50, "p99": self.p99}
+        return {"batch": self.batch, "p50": self.p50, "p99": self.p99,
+                "loops": list(self.loops)}
 
 
 @attrs.frozen

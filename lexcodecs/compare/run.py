@@ -7,6 +7,13 @@ written, each codec whose blockers all have a workaround is measured again on th
 schema, with the records converted by the workarounds, so the verdict can name the closest on
 measurements rather than on a count of blockers. The verdict is
 :func:`lexcodecs.compare.verdict.decide`.
+
+The work is known before any of it starts, so that a progress bar shows its right total from
+its first line: every codec binds the schema first (cheap), which says whether the rewritten
+schemas will be measured and how many. Then each codec is measured, a step each; the measured
+codecs are timed together, their loops alternating
+(:func:`lexcodecs.compare.measure.timed`), so that a load on the machine falls on all of them
+alike, and the last step of each phase is told once they are.
 """
 
 from __future__ import annotations
@@ -16,13 +23,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .. import _impl
-from ..codec import Codec
+from ..codec import BoundCodec, Codec
 from ..errors import LexCodecError
 from ..registry import available_codecs, get_codec
 from ..schema import KeySchema
 from .blockers import Plan, plan
 from .defaults import DEFAULT_SCHEMA, REPEATS, STORES
-from .measure import measure
+from .measure import Workload, measure_untimed, timed
 from .records import generate_records
 from .report import Comparison
 from .results import CodecResult
@@ -62,8 +69,8 @@ def _option_owners(codecs: Sequence[Codec]) -> dict[str, list[str]]:
 
 
 def _rewritten(codec: Codec, found: Plan, rows: Sequence[tuple[Any, ...]], store: str,
-               repeats: int, seed: int) -> Candidate | None:
-    """*codec* measured on the schema its workarounds give, the records converted."""
+               seed: int) -> tuple[CodecResult, Workload | None] | None:
+    """*codec* measured (untimed) on the schema its workarounds give, the records converted."""
     if found.schema is None:
         return None
     try:
@@ -77,9 +84,26 @@ def _rewritten(codec: Codec, found: Plan, rows: Sequence[tuple[Any, ...]], store
             converted.append(found.convert(row))
         except (ValueError, TypeError, ArithmeticError, AttributeError) as exc:
             failed.append(f"{_short(row)}: the workaround cannot convert it: {exc}")
-    result = measure(codec, bound, found.schema, converted, store, repeats=repeats, seed=seed,
-                     refused=failed)
-    return Candidate(result, found.blockers, str(found.schema))
+    return measure_untimed(codec, bound, found.schema, converted, store, seed=seed,
+                           refused=failed)
+
+
+class _Steps:
+    """Counts the steps done and tells the caller's progress (a sink also gets the total)."""
+
+    def __init__(self, progress: Callable[[int], None] | ProgressSink | None) -> None:
+        self.done = 0
+        self.sink = progress if isinstance(progress, ProgressSink) else None
+        self.tell = progress.update if isinstance(progress, ProgressSink) else progress
+
+    def total(self, total: int) -> None:
+        if self.sink is not None:
+            self.sink.set_total(total)
+
+    def step(self) -> None:
+        self.done += 1
+        if self.tell is not None:
+            self.tell(self.done)
 
 
 def compare(schema: KeySchema | str | None = None,
@@ -91,10 +115,11 @@ def compare(schema: KeySchema | str | None = None,
     """Every codec (default: every available one, plugins included) on *schema* and
     *records* (default: *n* generated ones), with a verdict.
 
-    *progress* is told the number of codecs done (a :class:`ProgressSink` is also told the
-    total); *source* describes where the records came from; *repeats* is the number of timed
-    loops (0: no timing); *rewrites*: when no codec expresses the schema, measure the
-    codecs on the schema their workarounds give.
+    *progress* is told the number of codecs done, then of codecs measured on their rewritten
+    schema, the last of each once they are all timed (a :class:`ProgressSink` is told the
+    total once, before the first); *source* describes where the records came from; *repeats*
+    is the number of timed loops per codec (0: no timing); *rewrites*: when no codec
+    expresses the schema, measure the codecs on the schema their workarounds give.
 
     >>> report = compare("name:string, n:int64", n=50, codecs=["skv"], store="memory")
     >>> report.results[0].codec, report.results[0].order_pairs_wrong
@@ -116,46 +141,51 @@ def compare(schema: KeySchema | str | None = None,
         described = source or f"generated: {_records(n)}, seed {seed}"
     chosen = [get_codec(c) if isinstance(c, str) else c
               for c in (codecs if codecs is not None else available_codecs())]
-    sink: ProgressSink | None = None
-    tell: Callable[[int], None] | None
-    if isinstance(progress, ProgressSink):
-        sink = progress
-        tell = progress.update
-    else:
-        tell = progress
-    if sink is not None:
-        sink.set_total(len(chosen))
     owners = _option_owners(chosen)
-    results: list[CodecResult] = []
-    plans: dict[int, Plan] = {}
-    for done, codec in enumerate(chosen, 1):
+    # bind first: what binds, and so what will be measured and timed, is the work ahead
+    binds: list[BoundCodec | Plan] = []
+    for codec in chosen:
         try:
-            bound = codec.bind(schema)
+            binds.append(codec.bind(schema))
         except LexCodecError as exc:
-            found = plan(codec, schema, exc, owners)
-            plans[done - 1] = found
+            binds.append(plan(codec, schema, exc, owners))
+    expressing = sum(not isinstance(b, Plan) for b in binds)
+    fixable = [] if expressing or not rewrites else [
+        (codec, b) for codec, b in zip(chosen, binds)
+        if isinstance(b, Plan) and b.schema is not None]
+    steps = _Steps(progress)
+    steps.total(len(chosen) + len(fixable))
+    measured: list[tuple[CodecResult, Workload | None]] = []
+    for done, (codec, bound) in enumerate(zip(chosen, binds), 1):
+        if isinstance(bound, Plan):
             caps = codec.capabilities
-            results.append(CodecResult(
-                codec.name, False, blockers=found.blockers, notes=caps.notes,
+            measured.append((CodecResult(
+                codec.name, False, blockers=bound.blockers, notes=caps.notes,
                 self_describing=caps.decoding == "self-describing", decoding=caps.decoding,
                 readers=caps.readers, store=store,
-                anomalies=[(a.name, a.kind, a.description) for a in caps.anomalies]))
+                anomalies=[(a.name, a.kind, a.description) for a in caps.anomalies]), None))
         else:
-            results.append(measure(codec, bound, schema, rows, store, repeats=repeats,
-                                   seed=seed))
-        if tell is not None:
-            tell(done)
+            measured.append(measure_untimed(codec, bound, schema, rows, store, seed=seed))
+        if done < len(chosen) or not expressing:  # else the last step waits for the timing
+            steps.step()
+    results = [result for result, _ in measured]
+    if expressing:
+        results = timed(measured, repeats)
+        steps.step()
     candidates: list[Candidate] = []
-    if rewrites and not any(r.expressible for r in results):
-        fixable = [(i, p) for i, p in plans.items() if p.schema is not None]
-        if sink is not None and fixable:
-            sink.set_total(len(chosen) + len(fixable))
-        for step, (i, found) in enumerate(fixable, len(chosen) + 1):
-            candidate = _rewritten(chosen[i], found, rows, store, repeats, seed)
+    if fixable:
+        again: list[tuple[CodecResult, Workload | None]] = []
+        plans: list[Plan] = []
+        for done, (codec, found) in enumerate(fixable, 1):
+            candidate = _rewritten(codec, found, rows, store, seed)
             if candidate is not None:
-                candidates.append(candidate)
-            if sink is not None:
-                sink.update(step)
+                again.append(candidate)
+                plans.append(found)
+            if done < len(fixable):
+                steps.step()
+        candidates = [Candidate(result, found.blockers, str(found.schema))
+                      for result, found in zip(timed(again, repeats), plans)]
+        steps.step()
     verdict = decide(results, len(rows), candidates)
     return Comparison(str(schema), len(rows), store, results, verdict, described,
                       str(_impl.current), time.perf_counter() - started)

@@ -5,9 +5,21 @@ least one record. They are ranked by :data:`RANKING`, criteria compared in order
 one on which two codecs differ decides, and the later ones only break ties. Correctness on the
 records comes first (a key format that reorders, merges or loses keys is wrong whatever its
 size), then refusing the fewest records (a refused record cannot be stored at all), then exact
-prefix scans and decoding, and only then key size and speed. Sizes within 10% and speeds within
-25% of the best count as ties -- timing on a shared machine is not finer than that -- so a
-near-tie falls through to the next criterion. docs/choosing.md shows the table as text.
+prefix scans and decoding, and only then key size and speed. Sizes within 10% of the smallest
+count as a tie, so a near-tie falls through to the next criterion. docs/choosing.md shows the
+table as text.
+
+Speed is the one criterion measured with noise: on a busy machine one codec's time moved 2x
+between identical runs, and a verdict must be the same on every run of the same input. So
+speed compares the spread of each codec's timed loops (the loops of all codecs alternate,
+:func:`lexcodecs.compare.measure.timed`), not one number: it puts one codec ahead of another
+only when the slower one's *fastest* loop is at least :data:`SPEED_MARGIN` times the faster
+one's *slowest* (encode plus decode per key, each codec timed in :data:`MIN_LOOPS` loops or
+more). Anything closer is a tie, the next criterion (a deterministic one) decides, and the
+verdict says that speed was a tie. Because "clearly faster" is not transitive (A and B tie,
+B and C tie, A is clearly faster than C), a criterion splits a group of tied candidates into
+ordered groups (:meth:`Criterion.groups`) instead of giving each candidate a number: the speed
+groups are chains of ties, so any two codecs in different groups are clearly apart.
 
 The best candidate is *recommended*; the others are *runners-up*, each with the criterion that
 put it behind. Every codec that cannot express the schema is listed with every blocker and its
@@ -25,15 +37,14 @@ from typing import Any, Final
 
 import attrs
 
+from .defaults import MIN_LOOPS, SPEED_MARGIN
 from .results import Blocker, CodecResult
 
-__all__ = ["CLOSEST_RANKING", "RANKING", "SIZE_TIE", "SPEED_TIE", "Candidate", "Closest",
-           "Criterion", "RunnerUp", "Verdict", "decide"]
+__all__ = ["CLOSEST_RANKING", "MIN_LOOPS", "RANKING", "SIZE_TIE", "SPEED_MARGIN", "Candidate",
+           "Closest", "Criterion", "RunnerUp", "Speed", "Verdict", "decide", "speed_groups"]
 
 #: key sizes within this share of the smallest are a tie
 SIZE_TIE: Final = 0.10
-#: speeds within this share of the fastest are a tie
-SPEED_TIE: Final = 0.25
 
 
 @attrs.frozen
@@ -49,20 +60,50 @@ class Candidate:
         return self.result.codec
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class Context:
-    """What the criteria compare against: the best size and speed among the candidates."""
+    """What the criteria compare against: the smallest keys among the candidates, and
+    ``lead``, the candidates of the first speed group (:func:`speed_groups`): those speed
+    cannot tell from the fastest (empty when speed ranks none: untimed, too few loops, or a
+    single candidate)."""
 
     records: int
     smallest: float
-    fastest: float | None
+    lead: tuple[CodecResult, ...] = ()
 
 
-def _speed(r: CodecResult) -> float | None:
-    """Encode plus decode nanoseconds per key (batch)."""
+@attrs.frozen
+class Speed:
+    """Encode plus decode nanoseconds per key over a codec's timed loops: ``fastest`` (its
+    fastest encode loop plus its fastest decode loop), ``slowest`` (the slowest of each), and
+    ``loops``, the fewest loops either direction had."""
+
+    fastest: float
+    slowest: float
+    loops: int
+
+    @property
+    def ranks(self) -> bool:
+        """Timed in enough loops for speed to rank it (:data:`MIN_LOOPS`)."""
+        return self.loops >= MIN_LOOPS
+
+    def clearly_faster(self, other: Speed) -> bool:
+        """Even this codec's slowest loops, times :data:`SPEED_MARGIN`, are no slower than
+        *other*'s fastest."""
+        return self.ranks and other.ranks and self.slowest * SPEED_MARGIN <= other.fastest
+
+
+def _speed(r: CodecResult) -> Speed | None:
+    """What *r*'s timed loops say about its speed (``None``: not timed)."""
     if r.encode_ns is None:
         return None
-    return r.encode_ns.batch + (r.decode_ns.batch if r.decode_ns is not None else 0.0)
+    parts = [t for t in (r.encode_ns, r.decode_ns) if t is not None]
+    return Speed(sum(t.batch for t in parts), sum(t.slowest for t in parts),
+                 min(len(t.loops) for t in parts))
+
+
+def _in(r: CodecResult, results: Sequence[CodecResult]) -> bool:
+    return any(r is x for x in results)
 
 
 def _step(ratio: float, tie: float) -> int:
@@ -155,11 +196,19 @@ def _speed_fact(r: CodecResult, ctx: Context) -> str | None:
     if r.decode_ns is not None:
         text += f" and decodes in {r.decode_ns.batch:,.0f} ns"
     text += " per key"
-    if ctx.fastest is not None and speed <= ctx.fastest:
-        text += " (the fastest)"
-    elif ctx.fastest and _step(speed / ctx.fastest, SPEED_TIE) == 0:
-        text += f" (within {SPEED_TIE:.0%} of the fastest)"
-    return text
+    if not speed.ranks:
+        return text + (f" ({_count(speed.loops, 'timed loop')}: too few to rank by speed, "
+                       f"which takes {MIN_LOOPS})")
+    text += (f" (encode + decode {_range(speed)} over {_count(speed.loops, 'loop')}")
+    if _in(r, ctx.lead):
+        text += ("; clearly the fastest" if len(ctx.lead) == 1 else
+                 "; among the fastest, within the timing noise")
+    return text + ")"
+
+
+def _range(speed: Speed) -> str:
+    """Its loops' range, each number with its unit (what the docs' tests mask as a time)."""
+    return f"{speed.fastest:,.0f} ns to {speed.slowest:,.0f} ns"
 
 
 def _decode_fact(r: CodecResult) -> str:
@@ -183,15 +232,31 @@ def facts(r: CodecResult, ctx: Context) -> list[str]:
 # -- the criteria ---------------------------------------------------------------------------
 
 
+#: how a criterion splits candidates into ordered groups, best first (:meth:`Criterion.groups`)
+Split = Callable[[Sequence[Candidate], Context], list[list[Candidate]]]
+
+
 @attrs.frozen
 class Criterion:
     """One ranking criterion: ``key`` (smaller is better) and ``versus``, how a runner-up
-    that this criterion put behind compares with the best."""
+    that this criterion put behind compares with the best. ``split``, when given, is used
+    instead of ``key``: it puts candidates into ordered groups itself, where one number per
+    candidate cannot say it (speed: only a clear difference separates two codecs)."""
 
     name: str
     rule: str
     key: Callable[[Candidate, Context], float] = attrs.field(eq=False)
     versus: Callable[[Candidate, Candidate, Context], str] = attrs.field(eq=False)
+    split: Split | None = attrs.field(default=None, eq=False)
+
+    def groups(self, candidates: Sequence[Candidate], ctx: Context) -> list[list[Candidate]]:
+        """*candidates* in groups, best first, each group in the candidates' given order;
+        the candidates of one group tie on this criterion."""
+        if self.split is not None:
+            return self.split(candidates, ctx)
+        keys = [self.key(c, ctx) for c in candidates]
+        return [[c for c, k in zip(candidates, keys) if k == value]
+                for value in sorted(set(keys))]
 
 
 def _versus_refused(c: Candidate, best: Candidate, ctx: Context) -> str:
@@ -207,9 +272,12 @@ def _versus_size(c: Candidate, best: Candidate, ctx: Context) -> str:
 
 
 def _versus_speed(c: Candidate, best: Candidate, ctx: Context) -> str:
-    a, b = _speed(c.result) or 0.0, _speed(best.result) or 1.0
-    return (f"{a / b:.1f}x slower: {a:,.0f} against {b:,.0f} ns per key to encode and "
-            "decode")
+    a, b = _speed(c.result), _speed(best.result)
+    if a is None or b is None:  # pragma: no cover - speed splits timed candidates only
+        return "slower"
+    return (f"clearly slower: {a.fastest:,.0f} ns per key to encode and decode in its "
+            f"fastest loops, against {b.slowest:,.0f} ns in {best.codec}'s slowest "
+            f"({a.fastest / b.slowest:.1f}x)")
 
 
 def _inexact(c: Candidate) -> int:
@@ -224,11 +292,27 @@ def _size_key(c: Candidate, ctx: Context) -> float:
     return _step(_mean(c.result) / ctx.smallest, SIZE_TIE) if ctx.smallest > 0 else 0
 
 
-def _speed_key(c: Candidate, ctx: Context) -> float:
-    speed = _speed(c.result)
-    if speed is None or not ctx.fastest:
-        return 0
-    return _step(speed / ctx.fastest, SPEED_TIE)
+def speed_groups(candidates: Sequence[Candidate], ctx: Context | None = None
+                 ) -> list[list[Candidate]]:
+    """*candidates* in speed groups, fastest first: one group (a tie) unless every one was
+    timed in enough loops. Sorted by their fastest loops, a candidate starts a new group only
+    when it is clearly slower than every candidate before it (:meth:`Speed.clearly_faster`
+    than it: the one with the slowest loops so far says it), so any two candidates in
+    different groups are clearly apart, and a chain of near-ties stays one tie."""
+    speeds = [_speed(c.result) for c in candidates]
+    timed = [s for s in speeds if s is not None and s.ranks]
+    if len(candidates) < 2 or len(timed) < len(speeds):
+        return [list(candidates)]
+    order = sorted(range(len(candidates)), key=lambda i: (timed[i].fastest, i))
+    groups: list[list[int]] = []
+    slowest = timed[order[0]]
+    for i in order:
+        if groups and not slowest.clearly_faster(timed[i]):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+        slowest = max(slowest, timed[i], key=lambda s: s.slowest)
+    return [[candidates[i] for i in sorted(group)] for group in groups]
 
 
 _CORRECT: Final = Criterion(
@@ -250,14 +334,16 @@ _SIZE: Final = Criterion(
     "size", f"the smallest keys on average (within {SIZE_TIE:.0%} is a tie)", _size_key,
     _versus_size)
 _SPEED: Final = Criterion(
-    "speed", f"the fastest encode + decode per key (within {SPEED_TIE:.0%} is a tie)",
-    _speed_key, _versus_speed)
+    "speed", f"the fastest encode + decode per key, only when clearly so: the other's fastest "
+    f"timed loops at least {SPEED_MARGIN}x this one's slowest, over {MIN_LOOPS} loops or more "
+    "each (else a tie)",
+    lambda c, ctx: 0, _versus_speed, speed_groups)
 _SELF_DESCRIBING: Final = Criterion(
     "self-describing", "keys that decode without the schema",
     lambda c, ctx: 0 if c.result.self_describing else 1,
     lambda c, best, ctx: "keys decode with the schema only")
 
-#: the criteria, in order: the first on which two codecs differ decides
+#: the criteria, in order: the first that tells two codecs apart decides
 RANKING: Final[tuple[Criterion, ...]] = (
     _CORRECT, _COMPLETE, _PREFIX, _DECODES, _SIZE, _SPEED, _SELF_DESCRIBING)
 
@@ -319,7 +405,8 @@ class Closest:
 class Verdict:
     """The decision: ``recommended`` (``None`` when no codec expresses the schema and stores
     the records), a one-sentence ``headline``, the reasons, the runners-up, and every other
-    codec's blockers."""
+    codec's blockers. ``speed_tie`` names the codecs that speed, the criterion that would
+    have decided, could not tell from the recommended (or closest) one."""
 
     recommended: str | None
     headline: str
@@ -329,6 +416,14 @@ class Verdict:
     closest: Closest | None = None
     #: the criteria the ranking used, as (name, rule)
     ranking: tuple[tuple[str, str], ...] = tuple((c.name, c.rule) for c in RANKING)
+    speed_tie: tuple[str, ...] = ()
+
+    @property
+    def chosen(self) -> str | None:
+        """The codec to use: the recommended one, else the closest (``None``: neither)."""
+        if self.recommended is not None:
+            return self.recommended
+        return None if self.closest is None else self.closest.codec
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -340,28 +435,47 @@ class Verdict:
                        for name, blockers in self.cannot],
             "closest": None if self.closest is None else self.closest.to_dict(),
             "ranking": [{"criterion": name, "rule": rule} for name, rule in self.ranking],
+            "speed_tie": list(self.speed_tie),
         }
+
+
+#: the candidates best first, each with its path: under each criterion in turn, the place of
+#: its group among the candidates tied with it on every criterion before
+Ranked = list[tuple[Candidate, tuple[int, ...]]]
 
 
 def _context(candidates: Sequence[Candidate], records: int) -> Context:
     sizes = [_mean(c.result) for c in candidates]
-    speeds = [s for s in (_speed(c.result) for c in candidates) if s is not None]
-    return Context(records, min(sizes), min(speeds) if speeds else None)
+    speeds = [_speed(c.result) for c in candidates]
+    lead: tuple[CodecResult, ...] = ()
+    if len(candidates) > 1 and all(s is not None and s.ranks for s in speeds):
+        lead = tuple(c.result for c in speed_groups(candidates)[0])
+    return Context(records, min(sizes), lead)
 
 
 def _ranked(candidates: Sequence[Candidate], ranking: Sequence[Criterion], ctx: Context
-            ) -> list[Candidate]:
-    position = {id(c): i for i, c in enumerate(candidates)}
-    return sorted(candidates, key=lambda c: ([k.key(c, ctx) for k in ranking],
-                                             position[id(c)]))
+            ) -> Ranked:
+    """Each criterion splits the groups the ones before it left tied, in their order; a
+    group keeps the candidates' given order, which is the last tie-break."""
+    groups: list[tuple[list[Candidate], tuple[int, ...]]] = [(list(candidates), ())]
+    for criterion in ranking:
+        groups = [(part, (*path, i)) for group, path in groups
+                  for i, part in enumerate(criterion.groups(group, ctx))]
+    return [(c, path) for group, path in groups for c in group]
 
 
-def _runners_up(ranked: Sequence[Candidate], ranking: Sequence[Criterion], ctx: Context
+def _decider(path: tuple[int, ...], best: tuple[int, ...], ranking: Sequence[Criterion]
+             ) -> Criterion | None:
+    """The first criterion that put a candidate on *path* apart from the best."""
+    return next((k for k, a, b in zip(ranking, path, best) if a != b), None)
+
+
+def _runners_up(ranked: Ranked, ranking: Sequence[Criterion], ctx: Context
                 ) -> tuple[RunnerUp, ...]:
-    best = ranked[0]
+    best, best_path = ranked[0]
     out = []
-    for c in ranked[1:]:
-        decider = next((k for k in ranking if k.key(c, ctx) != k.key(best, ctx)), None)
+    for c, path in ranked[1:]:
+        decider = _decider(path, best_path, ranking)
         versus = (decider.versus(c, best, ctx) if decider is not None else
                   f"ties with {best.codec} on every criterion; listed after it")
         why = [f for f in (_refusals(c.result, ctx.records), _size_fact(c.result, ctx),
@@ -373,7 +487,39 @@ def _runners_up(ranked: Sequence[Candidate], ranking: Sequence[Criterion], ctx: 
     return tuple(out)
 
 
-def _headline(best: Candidate, ranked: Sequence[Candidate], ctx: Context) -> str:
+def _speed_tied(ranked: Ranked, ranking: Sequence[Criterion]) -> Ranked:
+    """The timed candidates that tie with the best on every criterion up to speed and on
+    speed itself: speed would have decided between them, and could not."""
+    if _SPEED not in ranking or _speed(ranked[0][0].result) is None:
+        return []
+    through = ranking.index(_SPEED) + 1
+    best = ranked[0][1][:through]
+    return [(c, path) for c, path in ranked[1:]
+            if path[:through] == best and _speed(c.result) is not None]
+
+
+def _tie_note(ranked: Ranked, ranking: Sequence[Criterion], tied: Ranked) -> tuple[str, str]:
+    """Speed was a tie: (the reason with the timings, for the list of facts; the sentence
+    for the headline), each saying what decided instead."""
+    best, best_path = ranked[0]
+    names = ", ".join(c.codec for c, _ in tied)
+    speeds = [(c.codec, _speed(c.result)) for c in (best, *(c for c, _ in tied))]
+    if all(s is not None and s.ranks for _, s in speeds):
+        short = "within the timing noise"
+        reason = (f"their timed loops are not {SPEED_MARGIN}x apart: " + ", ".join(
+            f"{name} {_range(s)}" for name, s in speeds if s is not None)
+            + " per key to encode and decode")
+    else:
+        short = "too few timed loops to tell"
+        reason = f"fewer than {MIN_LOOPS} timed loops: too few to tell"
+    decider = _decider(tied[0][1], best_path, ranking)
+    then = (f"the next criterion, {decider.name}, decided" if decider is not None else
+            f"{best.codec} came first in the order the codecs were given")
+    return (f"speed was a tie with {names} ({reason}); {then}",
+            f"Speed was a tie with {names}, {short}; {then}.")
+
+
+def _headline(best: Candidate, ranked: Ranked, ctx: Context) -> str:
     r = best.result
     clauses = [_refusals(r, ctx.records) if not r.refused or len(ranked) == 1 else
                f"refuses the fewest records ({r.refused:,} of {ctx.records:,})"]
@@ -384,9 +530,9 @@ def _headline(best: Candidate, ranked: Sequence[Candidate], ctx: Context) -> str
         which = ("the smallest keys" if r.key_size.mean <= ctx.smallest else
                  f"keys within {SIZE_TIE:.0%} of the smallest")
         clauses.append(f"has {which} ({r.key_size.mean:.1f} bytes on average)")
-    elif _speed_key(best, ctx) == 0 and speed is not None and ctx.fastest is not None:
-        which = "the fastest" if speed <= ctx.fastest else "among the fastest"
-        clauses.append(f"is {which} ({speed:,.0f} ns per key to encode and decode)")
+    elif speed is not None and _in(r, ctx.lead):
+        which = "clearly the fastest" if len(ctx.lead) == 1 else "among the fastest"
+        clauses.append(f"is {which} ({speed.fastest:,.0f} ns per key to encode and decode)")
     elif r.key_size is not None:
         clauses.append(f"has keys of {r.key_size.mean:.1f} bytes on average")
     only = "it is the only codec that expresses every field; it " if len(ranked) == 1 else \
@@ -413,9 +559,15 @@ def decide(results: Sequence[CodecResult], records: int,
     if candidates:
         ctx = _context(candidates, records)
         ranked = _ranked(candidates, RANKING, ctx)
-        best = ranked[0]
-        return Verdict(best.codec, _headline(best, ranked, ctx), tuple(facts(best.result, ctx)),
-                       _runners_up(ranked, RANKING, ctx), tuple(cannot))
+        best = ranked[0][0]
+        why, headline = facts(best.result, ctx), _headline(best, ranked, ctx)
+        tied = _speed_tied(ranked, RANKING)
+        if tied:
+            fact, sentence = _tie_note(ranked, RANKING, tied)
+            why.append(fact)
+            headline += " " + sentence
+        return Verdict(best.codec, headline, tuple(why), _runners_up(ranked, RANKING, ctx),
+                       tuple(cannot), speed_tie=tuple(c.codec for c, _ in tied))
     expressing = [r.codec for r in results if r.expressible]
     if expressing:
         what = ("there are no records to measure" if not records else
@@ -434,7 +586,7 @@ def _closest(rewritten: Sequence[Candidate], records: int,
                        "codec cannot do.", cannot=cannot)
     ctx = _context(measured, records)
     ranked = _ranked(measured, CLOSEST_RANKING, ctx)
-    best = ranked[0]
+    best = ranked[0][0]
     fixes = "; ".join(f"{b.field}: {b.workaround}" for b in best.workarounds
                       if b.workaround is not None)
     r = best.result
@@ -447,7 +599,13 @@ def _closest(rewritten: Sequence[Candidate], records: int,
                 f"({fixes}); measured on {best.schema!r} it " + ", ".join(state[:-1]) +
                 " and " + state[-1] + ".")
     why = [f"rewritten schema: {best.schema}", *facts(r, ctx)[1:]]
+    tied = _speed_tied(ranked, CLOSEST_RANKING)
+    if tied:
+        fact, sentence = _tie_note(ranked, CLOSEST_RANKING, tied)
+        why.append(fact)
+        headline += " " + sentence
     closest = Closest(best.codec, best.schema or "", best.workarounds, r,
                       _runners_up(ranked, CLOSEST_RANKING, ctx))
     return Verdict(None, headline, tuple(why), cannot=cannot, closest=closest,
-                   ranking=tuple((c.name, c.rule) for c in CLOSEST_RANKING))
+                   ranking=tuple((c.name, c.rule) for c in CLOSEST_RANKING),
+                   speed_tie=tuple(c.codec for c, _ in tied))
