@@ -10,6 +10,12 @@ out, and lexcodecs runs its reference Python, with the same results (``lexcodecs
 again at run time).
 ``LEXCODECS_REQUIRE_COMPILED=1`` turns a failed build into an error: ``.ci/run`` sets it, so a
 broken build cannot hide behind the reference code.
+
+The build is parallel: Cython translates the modules in worker processes, and build_ext
+compiles them on every CPU, largest first (pip runs it without ``-j``; a ``-j N`` given to
+``setup.py build_ext`` still rules), without debug information (see :func:`_gcc_options`).
+A fresh clone's ``setup.py build``, Cython included, on this project's 2-core host: 32-35 s
+before, 15-16 s after.
 """
 
 from __future__ import annotations
@@ -28,6 +34,22 @@ ROOT = Path(__file__).resolve().parent
 REQUIRE = bool(os.environ.get("LEXCODECS_REQUIRE_COMPILED"))
 
 
+def _jobs() -> int:
+    """How many modules to translate or compile at once: the CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _cython_jobs() -> int:
+    """Worker processes for Cython: only forked ones, since a spawned worker would run this
+    setup.py again (0: translate in this process)."""
+    import multiprocessing
+
+    return _jobs() if multiprocessing.get_start_method() == "fork" else 0
+
+
 def _warn(message: str) -> None:
     if REQUIRE:
         raise SystemExit(f"lexcodecs: {message} (LEXCODECS_REQUIRE_COMPILED is set)")
@@ -36,9 +58,18 @@ def _warn(message: str) -> None:
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that skips a module it cannot compile, unless the build is required."""
+    """build_ext that skips a module it cannot compile, unless the build is required, and
+    compiles the modules in parallel."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:  # no -j, as under pip: every CPU (in threads, each a cc)
+            self.parallel = _jobs()
 
     def run(self) -> None:
+        # the largest first, so that the last module to finish is a short one (the ten
+        # modules' C files run from 0.6 to 1.8 MB, their compile times along)
+        self.extensions = sorted(self.extensions or [], key=_c_size, reverse=True)
         try:
             super().run()
         except Exception as exc:  # no compiler at all
@@ -47,8 +78,10 @@ class OptionalBuildExt(build_ext):
     def build_extension(self, ext: Extension) -> None:
         if self.compiler.compiler_type == "unix":
             plain = ext.extra_compile_args
-            for options in _gcc_options(ext.name, ext.name == "lexcodecs.columnar._kernel"):
-                ext.extra_compile_args = [*plain, *options]
+            debug = [] if self.debug or "-g" in os.environ.get("CFLAGS", "").split() else ["-g0"]
+            kernel = ext.name == "lexcodecs.columnar._kernel"
+            for options in [*_gcc_options(ext.name, kernel), []]:
+                ext.extra_compile_args = [*plain, *debug, *options]
                 try:
                     super().build_extension(ext)
                     return
@@ -61,6 +94,10 @@ class OptionalBuildExt(build_ext):
             _warn(f"{ext.name} was not built ({exc})")
 
 
+def _c_size(ext: Extension) -> int:
+    return sum(os.path.getsize(s) for s in ext.sources if os.path.exists(s))
+
+
 #: the codec modules whose jumps are padded for the JCC erratum (see :func:`_gcc_options`)
 JUMP_PADDED = frozenset({"lexcodecs.codecs.sqlite4._compiled"})
 
@@ -68,6 +105,13 @@ JUMP_PADDED = frozenset({"lexcodecs.codecs.sqlite4._compiled"})
 def _gcc_options(name: str, kernel: bool) -> list[list[str]]:
     """A module's extra compiler options, the sets to try in turn (a compiler that refuses
     one gets the next, then its own defaults). GCC's, whatever the compiler is called.
+    ``build_extension`` puts ``-g0`` before them (Python's own flags ask for ``-g``): GCC's
+    debug information never changes the code (every module's disassembly is the same with
+    and without it), and writing it took over a quarter of the compile time (the ten
+    modules 24.2 -> 17.5 s of CPU, the kernel 4.2 -> 2.9 s) and made the modules 5 to 7
+    times larger (the kernel 1.27 MB -> 186 KB); ``--debug`` or ``-g`` in ``CFLAGS`` keeps
+    it. The optimisation level stays ``-O2``, the modules' own (Python's is ``-O3``): no
+    measurement here says another level pays.
 
     - The columnar kernel's loops are fused builds (a writer x a way each) that rely on
       their inline writers being inlined; at GCC's default growth budget for the module any
@@ -122,7 +166,7 @@ def _extensions() -> list[Extension]:
         _warn("Cython is not installed, so the compiled codec modules were not built")
         return []
     return list(cythonize(extensions, compiler_directives={"language_level": 3},
-                          include_path=[str(ROOT)], quiet=True))
+                          include_path=[str(ROOT)], quiet=True, nthreads=_cython_jobs()))
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

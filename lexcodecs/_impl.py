@@ -20,18 +20,25 @@ under the other one.
 Environment: ``LEXCODECS_PURE=1`` runs the reference code even when the modules are built;
 ``LEXCODECS_REQUIRE_COMPILED=1`` (set by ``.ci/run``) turns a missing module into an error
 instead of a warning, so a broken build cannot hide behind the reference code.
+
+A missing module is a :class:`CompiledUnavailableWarning`, once a process, whose one line says
+what is missing, what runs instead and how to get the modules. pip shows nothing of a build
+that succeeds, even one that left the modules out, so this is where a user learns of it; it is
+charged to the first line of the user's code on the stack (not to this module, whose source
+line would mean nothing to them), and the command line prints it as one line of its own.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import sys
 import warnings
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Final, Literal
 
 __all__ = [
@@ -92,12 +99,39 @@ def _load_module(name: str) -> ModuleType | None:
         module = None
         if not _warned:
             _warned = True
-            warnings.warn(f"lexcodecs: the compiled codec modules are not built ({exc}); "
-                          "running the reference Python code (same results, slower). "
-                          "Install with a C compiler to build them.",
-                          CompiledUnavailableWarning, stacklevel=3)
+            _warn_outside(missing_message(exc))
     _modules[name] = module
     return module
+
+
+def missing_message(exc: ImportError) -> str:
+    """The one line that says a compiled module is missing (*exc*: why it did not import),
+    what runs instead, and how to get the modules."""
+    return (f"lexcodecs: the compiled codec modules are missing ({exc}), so the reference "
+            "Python code runs (same results, slower); to build them, install a C compiler and "
+            "the Python headers, then reinstall lexcodecs with pip's --force-reinstall "
+            f"--no-cache-dir ({ENV_PURE}=1 runs the reference code without this warning)")
+
+
+def _warn_outside(message: str) -> None:
+    """Warn with *message*, charged to the innermost frame outside lexcodecs (and outside
+    the import machinery): the user's line that needed a codec, as Python 3.12's
+    ``skip_file_prefixes`` would do."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and _ours(frame):
+        frame = frame.f_back
+    # what warnings.warn passes for a frame; not module_globals, whose loader a `python -c`
+    # script's __main__ cannot serve (get_source raises)
+    globals_ = frame.f_globals
+    warnings.warn_explicit(message, CompiledUnavailableWarning, frame.f_code.co_filename,
+                           frame.f_lineno, module=globals_.get("__name__", "lexcodecs"),
+                           registry=globals_.setdefault("__warningregistry__", {}))
+
+
+def _ours(frame: FrameType) -> bool:
+    """Whether *frame* runs lexcodecs' code or the import system's (``importlib._bootstrap``
+    when the user's import of a module binds a codec)."""
+    return str(frame.f_globals.get("__name__", "")).split(".", 1)[0] in ("lexcodecs", "importlib")
 
 
 #: where the built-in codec packages are

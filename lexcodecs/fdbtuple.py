@@ -68,6 +68,12 @@ __all__ = [
     "unpack",
 ]
 
+
+def __dir__() -> list[str]:
+    """``dir()`` of this module, and so tab completion: the public names (``__all__``, what
+    ``fdb.tuple`` has and ``Float32``), not the helpers it imports (``Any``, ``operator``)."""
+    return sorted({*__all__, *(name for name in globals() if name.startswith("__"))})
+
 # -- fdb.tuple's names for the type codes -------------------------------------------------
 
 NULL_CODE: Final = _format.NULL

@@ -93,7 +93,8 @@ def test_list_without_codecs(capsys: pytest.CaptureFixture[str],
     assert run(capsys, "list") == (
         0, "no codecs available: install a plugin, or register one with "
            "lexcodecs.register_codec\n", "")
-    assert run(capsys, "list", "--json") == (0, "[]\n", "")
+    assert run(capsys, "list", "--json") == (
+        0, '{\n  "format_version": 1,\n  "codecs": []\n}\n', "")
 
 
 def test_list_survives_a_codec_that_fails_to_load(capsys: pytest.CaptureFixture[str],
@@ -119,7 +120,10 @@ def test_list_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
     isolate(monkeypatch, ghost="lexcodecs_no_such_module:Codec").register(ToyCodec)
     code, out, _ = run(capsys, "list", "--json")
     assert code == 0
-    ghost, toy = json.loads(out)
+    document = json.loads(out)
+    assert list(document) == ["format_version", "codecs"]
+    assert document["format_version"] == 1
+    ghost, toy = document["codecs"]
     assert toy == {
         "name": "toy",
         "capabilities": json.loads(json.dumps(ToyCodec.CAPABILITIES.to_dict())),

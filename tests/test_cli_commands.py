@@ -290,6 +290,7 @@ def test_inspect_every_codec(tmp_path: Path, name: str) -> None:
     _check_rendering(out, key, names)
     data = json.loads(ok(tmp_path, "inspect", "-c", name, "-s", text, "0x" + key.hex(":"),
                          "--json"))
+    assert next(iter(data.items())) == ("format_version", 1)
     assert (data["codec"], data["key"]) == (name, key.hex())
     assert [f["index"] for f in data["fields"]] == list(range(len(schema)))
     assert [f["name"] for f in data["fields"]] == names
@@ -325,6 +326,7 @@ def test_conformance(tmp_path: Path) -> None:
     assert "FAIL" not in "\n".join(lines[2:])  # lines[1] is the legend
     data = json.loads(ok(tmp_path, "conformance", "-c", "orderedcode", "--examples", "2",
                          "--json"))
+    assert next(iter(data.items())) == ("format_version", 1)
     assert data["ok"] is True
     assert list(data["cells"]) == ["orderedcode"]
     assert data["errors"] == {}

@@ -150,6 +150,10 @@ CASES: list[tuple[list[str], str | None]] = [
     (["conformance", "-c", "nope"], None),
     (["conformance", "--examples", "x"], None),
     (["conformance", "-c", "sqlite4", "--examples", "-1", "--no-progress"], None),
+    # completion
+    (["completion"], None),
+    (["completion", "tcsh"], None),
+    (["completion", "bash", "zsh"], None),
     # no subcommand, unknown subcommand
     ([], None),
     (["frobnicate"], None),

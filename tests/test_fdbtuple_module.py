@@ -113,6 +113,27 @@ def test_public_names_of_fdb_tuple_are_here() -> None:
     assert lt.SingleFloat is Float32
     assert lt.Versionstamp is Versionstamp
 
+
+def test_all_is_fdb_tuples_names_and_float32() -> None:
+    """``__all__`` holds what fdb.tuple has (its functions, classes and type codes) and
+    lexcodecs' ``Float32``, each once and each defined."""
+    public = {n for n, v in vars(ft).items() if not n.startswith("_")
+              and not isinstance(v, types.ModuleType)}
+    assert len(set(lt.__all__)) == len(lt.__all__)
+    assert set(lt.__all__) - public == {"Float32"}
+    assert all(hasattr(lt, name) for name in lt.__all__)
+
+
+def test_only_the_public_names_are_offered() -> None:
+    """``dir()`` (and so tab completion) and ``import *`` show the API, not the helpers the
+    module imports (``Any``, ``Final``, ``Sequence``, ``operator``, the codec internals)."""
+    shown = {n for n in dir(lt) if not n.startswith("__")}
+    assert shown == set(lt.__all__)
+    assert not {"Any", "Final", "Sequence", "operator", "FdbTupleCodec", "as_bytes"} & shown
+    star: dict[str, Any] = {}
+    exec("from lexcodecs.fdbtuple import *", star)
+    assert set(star) - {"__builtins__"} == set(lt.__all__)
+
 # -- differential -------------------------------------------------------------------------
 
 

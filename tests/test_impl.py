@@ -121,6 +121,53 @@ def test_a_missing_module_warns_once_and_runs_the_reference_code() -> None:
     assert done.stderr.count("CompiledUnavailableWarning") == 1, done.stderr
 
 
+#: how the warning of a missing compiled module starts
+MISSING = "lexcodecs: the compiled codec modules are missing ("
+
+
+def without_module_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in (_impl.ENV_REQUIRE, _impl.ENV_PURE)}
+    return {**env, "PYTHONPATH": str(ROOT)}
+
+
+def test_a_missing_module_warns_in_one_line_charged_to_the_callers_line(tmp_path: Path) -> None:
+    """Not to lexcodecs' own line (``return _load(package)``, issue 32): the warning names
+    the user's line, says what runs instead and how to get the modules."""
+    script = tmp_path / "app.py"
+    script.write_text(textwrap.dedent("""\
+        import sys
+        sys.modules["lexcodecs.codecs.skv._compiled"] = None  # as if it was not built
+        from lexcodecs import get_codec
+        codec = get_codec("skv")
+        key = codec.encode(("a", 1), "a:string, b:int64")
+    """), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, env=without_module_env(), timeout=60)
+    assert done.returncode == 0, done.stderr
+    warning, source = done.stderr.splitlines()  # Python's warning line, then the user's line
+    assert warning.startswith(f"{script}:5: CompiledUnavailableWarning: {MISSING}"), warning
+    assert source.strip() == 'key = codec.encode(("a", 1), "a:string, b:int64")'
+    for needed in ("lexcodecs.codecs.skv._compiled", "the reference Python code runs",
+                   "slower", "install a C compiler", "reinstall lexcodecs",
+                   "--force-reinstall --no-cache-dir", f"{_impl.ENV_PURE}=1"):
+        assert needed in warning, needed
+
+
+def test_the_command_line_says_a_missing_module_in_one_line() -> None:
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["lexcodecs.codecs.skv._compiled"] = None
+        from lexcodecs.cli import main
+        sys.exit(main(["encode", "-c", "skv", "-s", "a:string", "('a',)"]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, env=without_module_env(), timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == get_codec("skv").encode(("a",), "a:string").hex() + "\n"
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("lexcodecs: warning: the compiled codec modules are missing (")
+
+
 def test_a_missing_module_is_an_error_when_required() -> None:
     env = {**os.environ, _impl.ENV_REQUIRE: "1"}
     env.pop(_impl.ENV_PURE, None)

@@ -13,6 +13,7 @@
                       --table T --key-column C | --lmdb PATH) [--keep-old] [--restart]
                       [--dry-run [--sample N]] [--json]
     lexcodecs conformance [-c NAME ...] [--examples N] [--strict] [--no-shrink] [--json]
+    lexcodecs completion bash|zsh|fish
     lexcodecs --version
 
 VALUES is a Python literal tuple or list, read without ``eval``: the syntax tree is walked and
@@ -29,7 +30,8 @@ The modules, by job: :mod:`~lexcodecs.cli.arguments` (what every command shares:
 :mod:`~lexcodecs.cli.keys` (encode, decode, inspect), :mod:`~lexcodecs.cli.compare` (with
 :mod:`~lexcodecs.cli.sources`, its input options),
 :mod:`~lexcodecs.cli.migrate`, :mod:`~lexcodecs.cli.catalog` (list, conformance) and
-:mod:`~lexcodecs.cli.command` (the parser and :func:`main`).
+:mod:`~lexcodecs.cli.command` (the parser, :func:`main`, and the completion scripts written
+from the parser).
 """
 
 from .arguments import CliError, parse_hex, parse_option

@@ -2,23 +2,25 @@
 supports, and whether each keeps its promises.
 
 ``list`` loads every registered codec; one that fails to load is listed with its error rather
-than hiding the others. ``conformance`` runs the harness matrix
-(:mod:`lexcodecs.testing.matrix`, which needs hypothesis) with hypothesis's caches in a
-temporary directory: it tests every claim each codec declares, says which ones it could not
-test, and exits 1 when a claim fails (with ``--strict``, also when one went untested).
+than hiding the others. ``list --json`` is one object, ``{"format_version": 1, "codecs":
+[...]}`` (:func:`~lexcodecs.cli.arguments.json_text`): each codec's ``int_range`` bounds are
+exact, integers beyond 2**53 written as decimal strings, ``null`` when unbounded.
+``conformance`` runs the harness matrix (:mod:`lexcodecs.testing.matrix`, which needs
+hypothesis) with hypothesis's caches in a temporary directory: it tests every claim each codec
+declares, says which ones it could not test, and exits 1 when a claim fails (with
+``--strict``, also when one went untested).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 from typing import Any
 
 from ..codec import Capabilities
 from ..registry import available_codecs, get_codec
 from ..schema import FIELD_TYPES
-from .arguments import CliError, Subparsers, _one_line, _progress_bar, count
+from .arguments import CliError, Subparsers, _one_line, _progress_bar, count, json_text
 
 __all__ = ["run_conformance", "run_list"]
 
@@ -26,7 +28,8 @@ __all__ = ["run_conformance", "run_list"]
 def _add_list(commands: Subparsers) -> None:
     p = commands.add_parser("list", help="list the available codecs and what they support")
     p.add_argument("--json", action="store_true",
-                   help="print a JSON list of {name, capabilities, config}")
+                   help="print a JSON object: format_version, and codecs, a list of "
+                        "{name, capabilities, config} (or {name, error})")
     p.set_defaults(run=run_list)
 
 
@@ -34,9 +37,10 @@ def run_list(args: argparse.Namespace) -> int:
     names = available_codecs()
     found = {name: _inspect(name) for name in names}
     if args.json:
-        print(json.dumps([{"name": name, "error": info} if isinstance(info, str) else
-                          {"name": name, "capabilities": info[0].to_dict(), "config": info[1]}
-                          for name, info in found.items()], indent=2))
+        print(json_text({"codecs": [
+            {"name": name, "error": info} if isinstance(info, str) else
+            {"name": name, "capabilities": info[0].to_dict(), "config": info[1]}
+            for name, info in found.items()]}))
         return 0
     if not names:
         print("no codecs available: install a plugin, or register one with "
@@ -72,7 +76,8 @@ def _add_conformance(commands: Subparsers) -> None:
                         "counterexample (faster on a broken codec)")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when a declared claim went untested, too")
-    p.add_argument("--json", action="store_true", help="print the matrix as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the matrix as a JSON object (format_version first)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run_conformance)
 
@@ -99,7 +104,7 @@ def run_conformance(args: argparse.Namespace) -> int:
             set_hypothesis_home_dir(None)
             if bar:
                 bar.close()
-    print(json.dumps(matrix.to_dict(), indent=2) if args.json else matrix.render())
+    print(json_text(matrix.to_dict()) if args.json else matrix.render())
     if not matrix.ok:
         return 1
     return 1 if args.strict and not matrix.complete else 0

@@ -13,6 +13,8 @@ exit status 130, the shell's code for a run stopped by SIGINT.
 
 ``lexcodecs --version`` says the version and which implementation runs
 (:func:`implementation`): the compiled codec modules, or the reference Python and why.
+
+``lexcodecs completion`` is :mod:`lexcodecs.cli.completion`'s.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import platform
 import sqlite3
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -31,6 +34,7 @@ from ..errors import LexCodecError
 from .arguments import CliError, Subparsers
 from .catalog import _add_conformance, _add_list
 from .compare import _add_compare
+from .completion import _add_completion
 from .keys import _add_decode, _add_encode, _add_inspect
 from .migrate import _add_migrate
 
@@ -40,7 +44,7 @@ __all__ = ["INTERRUPTED", "SUBCOMMANDS", "build_parser", "implementation", "main
 #: Parser builders, one per subcommand, in the order ``--help`` shows them.
 SUBCOMMANDS: Final[tuple[Callable[[Subparsers], None], ...]] = (
     _add_list, _add_encode, _add_decode, _add_inspect, _add_compare, _add_migrate,
-    _add_conformance,
+    _add_conformance, _add_completion,
 )
 
 
@@ -100,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lexcodecs", description="Order-preserving binary key codecs.")
     parser.add_argument("--version", action=_Version)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                     help="what to do (lexcodecs COMMAND --help for more)")
     for add in SUBCOMMANDS:
         add(commands)
     return parser
@@ -128,6 +133,22 @@ def _interrupted(args: argparse.Namespace | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status (2 for any refusal, 130 for Ctrl-C)."""
+    with warnings.catch_warnings():  # restores Python's display when main returns
+        warnings.showwarning = _show_warning
+        return _main(argv)
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str,
+                  lineno: int, file: Any = None, line: str | None = None) -> None:
+    """A warning as one line, ``lexcodecs: warning: <message>``: where it was raised, and
+    the source line Python prints with it, mean nothing to someone running a command."""
+    text = str(message).removeprefix("lexcodecs: ")
+    if not category.__module__.startswith("lexcodecs"):
+        text = f"{category.__name__}: {text}"
+    print(f"lexcodecs: warning: {text}", file=sys.stderr if file is None else file)
+
+
+def _main(argv: list[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
         try:

@@ -3,19 +3,19 @@
 Each takes the codec's arguments (``-c NAME [-s SCHEMA] [-o OPT=VALUE ...]``); ``encode``
 reads VALUES (:mod:`lexcodecs.cli.values`) and prints the key in hex, ``decode`` reads HEX and
 prints the values' ``repr``, ``inspect`` prints every byte of a key explained
-(:func:`lexcodecs.inspection.inspect_key`) as a table, or the breakdown as JSON.
+(:func:`lexcodecs.inspection.inspect_key`) as a table, or the breakdown as a JSON object
+(:func:`~lexcodecs.cli.arguments.json_text`: ``format_version`` first).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 
 from ..errors import describe_value
 from ..inspection import inspect_key
-from .arguments import CliError, Subparsers, _codec, _codec_arguments, _schema, parse_hex
+from .arguments import CliError, Subparsers, _codec, _codec_arguments, _schema, json_text, parse_hex
 from .values import VALUES_HELP, parse_values
 
 __all__ = ["run_decode", "run_encode", "run_inspect"]
@@ -58,7 +58,8 @@ def _add_inspect(commands: Subparsers) -> None:
     p = commands.add_parser("inspect", parents=[_codec_arguments()],
                             help="explain every byte of a key")
     p.add_argument("hex", metavar="HEX", help="the key in hex; 0x, spaces and colons allowed")
-    p.add_argument("--json", action="store_true", help="print the breakdown as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the breakdown as a JSON object (format_version first)")
     p.set_defaults(run=run_inspect)
 
 
@@ -67,5 +68,5 @@ def run_inspect(args: argparse.Namespace) -> int:
     result = inspect_key(codec, parse_hex(args.hex), schema)
     # on a terminal the table wraps its long cells to the window; in a pipe, nothing wraps
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.render(width))
+    print(json_text(result.to_dict()) if args.json else result.render(width))
     return 0
