@@ -37,6 +37,7 @@ __all__ = [
     "UnsupportedTypeError",
     "describe_int",
     "describe_value",
+    "with_article",
 ]
 
 #: Longest ``repr`` of a value quoted in a message; a 1 MB bytes value must not make a 2 MB
@@ -58,6 +59,17 @@ class _Nothing:
 
 
 _NOTHING: Any = _Nothing()
+
+
+def with_article(word: str) -> str:
+    """*word* after "a" or "an", by its sound, for the type names messages put it before:
+    "an" before a vowel sound (``int64``, ``object``, ``Enum``), "a" before the others and
+    before a "u" said "you" (``uint8``, ``uuid``, ``UUID``).
+
+    >>> with_article("float64"), with_article("int16"), with_article("uint8")
+    ('a float64', 'an int16', 'a uint8')
+    """
+    return f"{'an' if word[:1].lower() in ('a', 'e', 'i', 'o') else 'a'} {word}"
 
 
 def describe_value(value: Any, limit: int = MAX_VALUE_REPR) -> str:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import copy
+import datetime
+import decimal
 import pickle
+import re
+import uuid
+from collections.abc import Iterator
 
 import pytest
 
+from lexcodecs import get_codec
 from lexcodecs.errors import (
     MAX_VALUE_REPR,
     DecodeError,
@@ -20,6 +26,7 @@ from lexcodecs.errors import (
     UnsupportedTypeError,
     describe_value,
 )
+from lexcodecs.registry import BUILTIN_CODECS
 
 # -- hierarchy ---------------------------------------------------------------------------------
 
@@ -367,3 +374,60 @@ def test_sqlite4_int_far_out_of_range_message_is_cut() -> None:
             codec.decode(key, "a:int64")
         assert "out of range for int64" in str(info.value)
         assert len(str(info.value)) < 300
+
+
+# -- issue 32: "expected an float64 value" -----------------------------------------------------
+
+#: the words an article stands before in messages: the field types, and the names of the
+#: Python types of values (``a str is not a value of ...``)
+ARTICLE_WORDS = {"string", "bytes", "bool", "int8", "int16", "int32", "int64", "uint8",
+                 "uint16", "uint32", "uint64", "int", "float32", "float64", "decimal", "uuid",
+                 "timestamp", "duration", "tuple", "integer", "str", "float", "object",
+                 "Decimal", "UUID", "datetime", "list", "dict"}
+_ARTICLE = re.compile(r"\b([Aa]n?) (\w+)")
+
+
+def wrong_articles(message: str) -> list[str]:
+    """The "a"/"an" of *message* that do not match the sound of the type name after them:
+    "an" before a vowel sound (int64, object), "a" before the others (uint8, uuid,
+    float64, string)."""
+    return [f"{article} {word}" for article, word in _ARTICLE.findall(message)
+            if word in ARTICLE_WORDS
+            and (article.lower() == "an") != word.startswith(("int", "object"))]
+
+
+def test_wrong_articles_are_found() -> None:
+    assert wrong_articles("expected an float64 value, a int16 or an uuid") == [
+        "an float64", "a int16", "an uuid"]
+    assert wrong_articles("expected an int64, a uint8, a float64, a string or an integer") == []
+
+
+#: values that each field type refuses in some codec, and keys that fail to decode
+_REFUSED = (None, "x", True, b"x", 1.5, object(), 2**70, -1, uuid.UUID(int=1),
+            decimal.Decimal("1.5"), datetime.datetime(2000, 1, 1))
+_BAD_KEYS = (b"", b"\x00", b"\x01", b"\x05\x00", b"\x14", b"\x20", b"\x29\x00", b"\x2b\x00",
+             b"\x80", b"\xff\xff\xff")
+
+
+def refusals() -> Iterator[str]:
+    """The messages of every built-in codec refusing a value or a key in a one-field schema
+    of each type it supports."""
+    for name in sorted(BUILTIN_CODECS):
+        codec = get_codec(name)
+        for field_type in sorted(codec.capabilities.field_types - {"tuple"}):
+            schema = f"a:{field_type}"
+            for value in _REFUSED:
+                try:
+                    codec.encode((value,), schema)
+                except LexCodecError as exc:
+                    yield str(exc)
+            for key in _BAD_KEYS:
+                try:
+                    codec.decode(key, schema)
+                except LexCodecError as exc:
+                    yield str(exc)
+
+
+def test_every_refusal_has_the_right_article() -> None:
+    wrong = sorted({m for m in refusals() if wrong_articles(m)})
+    assert wrong == [], f"{len(wrong)} messages, e.g. {wrong[:3]}"

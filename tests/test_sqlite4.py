@@ -45,6 +45,7 @@ from lexcodecs.codecs.sqlite4 import (
     decode_varint,
     encode_varint,
 )
+from lexcodecs.errors import with_article
 from lexcodecs.testing import CodecConformance, identical, keys
 from lexcodecs.testing.strategies import Overrides, junk_keys
 from lexcodecs.types import INT_TYPES, Float32, Int8, Int32, UInt64
@@ -663,7 +664,7 @@ def test_final_false_is_the_ordinary_binary() -> None:
 @pytest.mark.parametrize("value", [D(1), D("1.5"), 1.0, "1", b"\x01"])
 def test_int_fields_refuse_non_ints(field_type: str, value: Any) -> None:
     err = _refused(UnsupportedTypeError, lambda: CODEC.encode((0, value), f"a:int, x:{field_type}"),
-                   field=1, reason="value in an")
+                   field=1, reason=f"value in {with_article(field_type)} field")
     assert err.value is value
     assert err.field_type == field_type
 

@@ -28,7 +28,7 @@ from typing import Any, Final
 import attrs
 
 from ..codec import NULL_SUPPORT, Capabilities, Codec
-from ..errors import LexCodecError, SchemaError
+from ..errors import LexCodecError, SchemaError, with_article
 from ..schema import Field, KeySchema
 from ..types import INT_TYPES, Float32
 from .results import Blocker
@@ -108,7 +108,7 @@ def _int_widenings() -> dict[str, tuple[Substitute, ...]]:
                         if other != name and o.min <= cls.min and o.max >= cls.max),
                        key=lambda other: (INT_TYPES[other].bits,
                                           (INT_TYPES[other].min < 0) != (cls.min < 0)))
-        out[name] = (*(Substitute(other, f"an {other} (it holds every {name})", int)
+        out[name] = (*(Substitute(other, f"{with_article(other)} (it holds every {name})", int)
                        for other in wider),
                      Substitute("int", "an int of the same value", int),
                      Substitute("decimal", "a decimal of the same integer", decimal.Decimal))
@@ -122,7 +122,7 @@ TYPE_SUBSTITUTES: Final[Mapping[str, tuple[Substitute, ...]]] = {
     "duration": (Substitute("int64", "an int64 of microseconds", _duration_us),),
     "uuid": (Substitute("bytes", "bytes: its 16 bytes, big-endian (UUID.bytes)",
                         operator.attrgetter("bytes")),),
-    "bool": tuple(Substitute(t, f"an {t}: 0 for false, 1 for true", int)
+    "bool": tuple(Substitute(t, f"{with_article(t)}: 0 for false, 1 for true", int)
                   for t in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
                             "uint64", "int")),
     "float32": (Substitute("float64", "a float64 of the same value (every float32 is one)",

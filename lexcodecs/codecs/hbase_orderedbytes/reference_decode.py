@@ -33,7 +33,7 @@ from functools import partial
 from typing import Any, Final
 
 from ..._bytes import invert, unorder_bits
-from ...errors import DecodeError
+from ...errors import DecodeError, with_article
 from ...inspection import Part
 from ...types import Float32
 from ..sqlite4.reference_decode import read_varint
@@ -224,8 +224,8 @@ def int_of(parsed: Parsed, key: bytes, pos: int, end: int, field_type: str) -> i
         return 0
     if special is not None or exponent < 0:
         what = special or "a non-integer"
-        raise DecodeError(f"{what} in an {field_type} field", offset=pos, found=key[pos:end],
-                          expected="an integer")
+        raise DecodeError(f"{what} in {with_article(field_type)} field", offset=pos,
+                          found=key[pos:end], expected="an integer")
     if len(digits) + exponent > MAX_INT_DIGITS:
         raise DecodeError(f"integer of more than {MAX_INT_DIGITS} digits ({field_type} "
                           "field)", offset=pos, found=key[pos:end],

@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from ..._bytes import invert, order_bits
 from ...codec import buffer_value, utf8_value
-from ...errors import EncodeError, UnsupportedTypeError
+from ...errors import EncodeError, UnsupportedTypeError, with_article
 from ...types import Float32
 from ..sqlite4.reference_encode import encode_varint
 from .format import (
@@ -232,7 +232,7 @@ def write_decimal(d: decimal.Decimal) -> bytes:
 def _refuse(kind: str, expected: str) -> Callable[[Any], bytes]:
     def refuse(v: Any) -> bytes:
         extra = " (bool is refused in number fields)" if type(v) is bool else ""
-        raise UnsupportedTypeError(f"{type(v).__name__} value in a {kind} field{extra}",
+        raise UnsupportedTypeError(f"{type(v).__name__} value in {with_article(kind)} field{extra}",
                                    value=v, expected=expected)
     return refuse
 
@@ -414,7 +414,7 @@ NULL_BLOB_COPY_DESC: Final = bytes((0xFF ^ NULL, 0xFF))
 def _refuse_null(field_type: str) -> Writer:
     def refuse(v: Any) -> bytes:
         raise EncodeError("Null values not supported (HBase's fixed-width types have no "
-                          "NULL)", value=v, expected=f"an {field_type} value")
+                          "NULL)", value=v, expected=f"{with_article(field_type)} value")
     return refuse
 
 

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import attrs
 
-from ...errors import DecodeError
+from ...errors import DecodeError, with_article
 from .format import (
     BIGINT_SHIFT,
     CONTROL_KINDS,
@@ -271,9 +271,9 @@ def _missing(r: _Reader, at: int, what: str) -> DecodeError:
 
 
 def _bad_start(r: _Reader, at: int, field_type: str) -> DecodeError:
-    return DecodeError(f"byte {r.data[at]:02x} does not start a {field_type} value",
+    return DecodeError(f"byte {r.data[at]:02x} does not start {with_article(field_type)} value",
                        codec=NAME, offset=at, found=r.data[at:at + 1],
-                       expected=f"a {field_type} value or 00 (null)")
+                       expected=f"{with_article(field_type)} value or 00 (null)")
 
 
 def _number_span(r: _Reader, at: int, bare: bool) -> int:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ...codec import buffer_value, plain_value
-from ...errors import EncodeError, UnsupportedTypeError
+from ...errors import EncodeError, UnsupportedTypeError, with_article
 from .format import (
     BIGINT_SHIFT,
     BOOL_WRITE,
@@ -303,8 +303,9 @@ def _plain(value: Any) -> Any:
     plain = _as_plain(value)
     if plain is None:
         raise UnsupportedTypeError(
-            f"a {type(value).__name__} is not a value ordered-binary writes", codec=NAME,
-            value=value, expected="None, bool, float, int, str, bytes, JsSymbol or a tuple")
+            f"{with_article(type(value).__name__)} is not a value ordered-binary writes",
+            codec=NAME, value=value,
+            expected="None, bool, float, int, str, bytes, JsSymbol or a tuple")
     return plain
 
 
@@ -376,5 +377,6 @@ def field_value(field_type: str, value: Any) -> Any:
         if type(plain) in kinds:
             return plain
     raise UnsupportedTypeError(
-        f"a {type(value).__name__} is not a value of a {field_type} field", codec=NAME,
-        value=value, expected=" or ".join(k.__name__ for k in kinds) + " or None")
+        f"{with_article(type(value).__name__)} is not a value of {with_article(field_type)}"
+        " field", codec=NAME, value=value,
+        expected=" or ".join(k.__name__ for k in kinds) + " or None")

@@ -14,7 +14,7 @@ import struct
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ...errors import DecodeError, EncodeError, UnsupportedTypeError
+from ...errors import DecodeError, EncodeError, UnsupportedTypeError, with_article
 from ...schema import Field
 from ...types import Float32
 from .format import FIXED_INTS, FLOATS, VARINTS, VarIntLayout
@@ -96,7 +96,7 @@ def varint_span(key: bytes, pos: int, lay: VarIntLayout, mask: int, r: int) -> t
     if length > lay.max_length:
         raise DecodeError(f"header {key[pos]:02x} gives a length of {length}, more than the "
                           f"{lay.max_length} of {lay.type}", offset=pos,
-                          found=key[pos:pos + 1], expected=f"a {lay.type} header")
+                          found=key[pos:pos + 1], expected=f"{with_article(lay.type)} header")
     if pos + length > len(key):
         raise truncated(key, f"{lay.type} of {length} bytes")
     return length, u
@@ -134,8 +134,9 @@ def read_varint(key: bytes, pos: int, lay: VarIntLayout, mask: int, r: int = 0, 
 
 def _refuse_bool(field_type: str) -> Callable[[Any], Any]:
     def refuse(v: Any) -> Any:
-        raise UnsupportedTypeError(f"bool value in an {field_type} field (bool is refused)",
-                                   value=v, expected="int")
+        raise UnsupportedTypeError(
+            f"bool value in {with_article(field_type)} field (bool is refused)", value=v,
+            expected="int")
     return refuse
 
 
@@ -143,7 +144,7 @@ def int_value(v: Any, field_type: str, lo: int, hi: int) -> int:
     """*v* as an int of *field_type* (an int or a subclass of int, never a bool)."""
     accept = by_type({bool: _refuse_bool(field_type), int: int.__int__}, v)
     if accept is None:
-        raise UnsupportedTypeError(f"{type(v).__name__} value in an {field_type} field",
+        raise UnsupportedTypeError(f"{type(v).__name__} value in {with_article(field_type)} field",
                                    value=v, expected="int")
     n: int = accept(v)
     if not lo <= n <= hi:
@@ -212,7 +213,7 @@ class FixedInt(FieldCodec):
     def check(self, v: Any) -> int:
         if v is None:
             raise EncodeError("fixed-width ints have no NULL (Java: NullPointerException)",
-                              value=v, expected=f"an {self.field.type} value")
+                              value=v, expected=f"{with_article(self.field.type)} value")
         return int_value(v, self.field.type, self.lo, self.hi)
 
     def write(self, v: Any, t: bool) -> bytes:

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ..._bytes import invert, order_bits
 from ...codec import buffer_value, float_holds, utf8_value
-from ...errors import EncodeError, UnsupportedTypeError
+from ...errors import EncodeError, UnsupportedTypeError, with_article
 from ...types import Float32
 from .format import TERMINATOR, FieldLayout, TypeFormat
 
@@ -47,7 +47,7 @@ def _int_value(v: Any, fmt: TypeFormat) -> int:
         n: int = v
     elif type(v) is bool or not _is(v, int):
         raise UnsupportedTypeError(
-            f"{type(v).__name__} is not an {fmt.field_type} value"
+            f"{type(v).__name__} is not {with_article(fmt.field_type)} value"
             + (" (bool is refused in integer fields)" if type(v) is bool else ""),
             value=v, expected="int")
     else:

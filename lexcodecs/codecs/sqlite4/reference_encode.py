@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from ..._bytes import invert
 from ...codec import buffer_value, float_holds, plain_value
-from ...errors import EncodeError, LexCodecError, UnsupportedTypeError
+from ...errors import EncodeError, LexCodecError, UnsupportedTypeError, with_article
 from .format import (
     FINAL_BINARY,
     HIGH_BITS,
@@ -307,8 +307,9 @@ def _int_field_writer(field_type: str, lo: int | None, hi: int | None) -> Writer
             if issubclass(type(v), bool) or not issubclass(type(v), int):
                 extra = " (bool is refused in integer fields)" if isinstance(v, bool) else \
                     " (use a decimal field for non-integers)"
-                raise UnsupportedTypeError(f"{type(v).__name__} value in an {field_type} field"
-                                           + extra, value=v, expected="int")
+                raise UnsupportedTypeError(
+                    f"{type(v).__name__} value in {with_article(field_type)} field{extra}",
+                    value=v, expected="int")
             v = int.__index__(v)  # the real value, not what an override says
         if lo is not None and hi is not None and not lo <= v <= hi:
             raise EncodeError(f"out of range for {field_type}", value=v, expected=f"{lo}..{hi}")
