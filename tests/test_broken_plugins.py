@@ -10,10 +10,8 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -32,7 +30,7 @@ from broken_codecs import (
 )
 from hypothesis import HealthCheck, Phase, settings
 
-from lexcodecs import KeySchema, LexCodecError, Option, available_codecs, get_codec, unregister
+from lexcodecs import KeySchema, LexCodecError, Option, get_codec
 from lexcodecs.registry import BUILTIN_CODECS, ENTRY_POINT_GROUP
 from lexcodecs.schema import Field
 from lexcodecs.testing.checks import ConformanceError
@@ -230,35 +228,13 @@ def test_lexcodecs_conformance_fails_each_installed_broken_plugin(tmp_path: Path
 
 # -- the project's tests and docs hold with third-party codecs installed --------------------
 
-#: doc pages with examples that once listed the codecs, and the harness reference
-DOCS = ["docs/quickstart.md", "docs/choosing.md", "docs/conformance.md"]
-
-
-@pytest.mark.parametrize("page", DOCS)
-def test_doc_examples(page: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page's pycon blocks, in order, as one doctest session (run from the checkout)."""
-    monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(sys, "path", list(sys.path))  # a page may put tests/ on it
-    text = (ROOT / page).read_text(encoding="utf-8")
-    source = "\n".join(re.findall(r"```pycon\n(.*?)```", text, re.DOTALL))
-    test = doctest.DocTestParser().get_doctest(source, {}, page, page, 0)
-    output: list[str] = []
-    before = set(available_codecs())
-    try:
-        result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test,
-                                                                        out=output.append)
-    finally:  # the codecs a page registers (quickstart's toy) must not outlive it
-        for name in set(available_codecs()) - before:
-            unregister(name)
-    assert result.attempted > 0
-    assert result.failed == 0, "".join(output)
-
-
 #: the modules that list the available codecs (or once did), and from each the cheap tests
 #: to run with third-party codecs installed; any of their tests parametrized over a plugin
 #: is selected too, and fails the sweep (built-in tests iterate BUILTIN_CODECS)
 SWEEP: dict[str, tuple[str, ...]] = {
-    "tests/test_broken_plugins.py": ("test_doc_examples",),
+    # the pages whose examples list the codecs (tests/test_docs.py runs every page's)
+    "tests/test_docs.py": ("test_pycon_examples[README.md]", "test_pycon_examples[quickstart.md]",
+                           "test_pycon_examples[choosing.md]"),
     "conformance/test_cross_codec.py": ("test_every_codec_expresses_some_schema",
                                         "test_lexkey_collisions_are_its_declared_ones"),
     "tests/test_compare.py": ("test_the_three_stores_give_the_same_report",),
@@ -274,7 +250,6 @@ def test_the_project_holds_with_third_party_codecs_installed(tmp_path: Path) -> 
     assert {"thirdparty", "thirdparty-narrow"} <= set(seen.stdout.split()), seen.stderr
     # the pages that list codecs, not the harness reference again
     chosen = " or ".join([*(name for names in SWEEP.values() for name in names), "thirdparty"])
-    chosen = f"({chosen}) and not conformance.md"
     done = run(env, "-m", "pytest", "-n0", "-p", "no:cacheprovider", "-q", "-rA",
                "--no-header", *SWEEP, "-k", chosen)
     summary = done.stdout.strip().splitlines()[-1]

@@ -6,12 +6,12 @@
     lexcodecs encode -c NAME [-s SCHEMA] [-o OPT=VALUE ...] VALUES
     lexcodecs decode -c NAME [-s SCHEMA] [-o OPT=VALUE ...] HEX
     lexcodecs inspect -c NAME [-s SCHEMA] [-o OPT=VALUE ...] HEX [--json]
-    lexcodecs compare [-s SCHEMA] [-n N] [--store sqlite|lmdb|memory] [--json | --markdown]
+    lexcodecs compare [-s SCHEMA] [-n N] [--store sqlite|lmdb|rocksdb|memory] [--json | --markdown]
                       [--html FILE] [--records F | --csv F | --sqlite DB (--table T | --query
                       SQL) | --parquet F | --keys-from STORE --keys-codec NAME] [--key COLUMNS]
     lexcodecs migrate --from A --to B -s SCHEMA (--input F [--output F] | --sqlite DB
-                      --table T --key-column C | --lmdb PATH) [--keep-old] [--restart]
-                      [--dry-run [--sample N]] [--json]
+                      --table T --key-column C | --lmdb PATH | --rocksdb PATH) [--keep-old]
+                      [--restart] [--dry-run [--sample N]] [--json]
     lexcodecs conformance [-c NAME ...] [--examples N] [--strict] [--no-shrink] [--json]
     lexcodecs completion bash|zsh|fish
     lexcodecs --version
