@@ -892,8 +892,10 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
     return 1
 
 
-# the floats whose bytes are not IEEE order's, one build of :func:`_float_column` each (one
-# loop testing the writer per row: orderedcode's int64 + float64 6.4 -> 10.5 ns a row)
+# the float writers, one build of :func:`_float_column` each (one loop testing the writer per
+# row: orderedcode's int64 + float64 6.4 -> 10.5 ns a row)
+ctypedef struct _IeeeFlt:
+    char unused
 ctypedef struct _Sq4Flt:
     char unused
 ctypedef struct _ObFlt:
@@ -901,6 +903,7 @@ ctypedef struct _ObFlt:
 ctypedef struct _OcFlt:
     char unused
 ctypedef fused FloatWriter:
+    _IeeeFlt
     _Sq4Flt
     _ObFlt
     _OcFlt
@@ -908,19 +911,32 @@ ctypedef fused FloatWriter:
 
 cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Way* way,
                        FloatWriter* writer) noexcept nogil:
-    """:func:`_column` for sqlite4's, ordered-binary's or orderedcode's floats (1, or -1
-    when a row is declined): their bytes are inverted after, when the field descends."""
+    """:func:`_column` for a float column (1, or -1 when a row is declined). An IEEE float
+    (:func:`_float`) is written inverted when the field descends, its fixed bytes inverted
+    here (see :func:`_column`); sqlite4's, ordered-binary's and orderedcode's bytes are
+    inverted after."""
     cdef Py_ssize_t k, off = f.off
     cdef const uint8_t* valid = f.valid
     cdef uint8_t* start
     cdef uint8_t* p
     cdef int w, npre = f.npre, nsuf = f.nsuf
     cdef bint invert = f.flags & F_INVERT
+    cdef uint64_t inv = 0xFFFFFFFFFFFFFFFFULL if invert else 0
+    cdef uint8_t pre[4]
     cdef uint8_t suf[4]
     cdef FieldC local = f[0]  # what the writers read, in a copy no store can alias
     cdef Sink s = into[0]
     cdef double x
-    memcpy(suf, f.suf, 4)
+    cdef bint after = invert  # inverted after it is written
+    if FloatWriter is _IeeeFlt:
+        after = False
+    for k in range(4):
+        if FloatWriter is _IeeeFlt:
+            pre[k] = f.pre[k] ^ <uint8_t>inv
+            suf[k] = f.suf[k] ^ <uint8_t>inv
+        else:
+            pre[k] = f.pre[k]
+            suf[k] = f.suf[k]
     for k in range(m):
         start = _slot(&s, k)
         if Way is _Checked:
@@ -932,14 +948,16 @@ cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, 
         x = _float_at(&local, c + k)
         if x != x:
             return -1
-        memcpy(start, local.pre, 4)
-        if FloatWriter is _Sq4Flt:
+        memcpy(start, pre, 4)
+        if FloatWriter is _IeeeFlt:
+            p = _float(&local, start + npre, x, inv)
+        elif FloatWriter is _Sq4Flt:
             p = sq4_number(start + npre, x)
         elif FloatWriter is _ObFlt:
             p = _ob_float(start + npre, x)
         else:
             p = _oc_float(start + npre, x, 0)
-        _close(&s, k, start, _end(start, p, suf, nsuf, invert))
+        _close(&s, k, start, _end(start, p, suf, nsuf, after))
     into.p = s.p
     return 1
 
@@ -962,19 +980,16 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
     cdef bint invert = f.flags & F_INVERT
     cdef uint64_t inv = 0xFFFFFFFFFFFFFFFFULL if invert else 0
     cdef uint8_t pre[4]
-    cdef uint8_t suf[4]
     cdef uint8_t sufx[4]
     cdef FieldC local
     cdef Sink s = into[0]  # a copy of its own, as for the settings
-    cdef double x
     if f.tmul:
         return 0
     # a descending piece's bytes are inverted as they are made (inverting them in memory
     # after, 8 bytes at a time, read stores of other sizes back: a stall that cost 70% of
-    # a one-column run), its fixed bytes here; sqlite4's floats are inverted after
+    # a one-column run), its fixed bytes here
     for k in range(4):
         pre[k] = f.pre[k] ^ <uint8_t>inv
-        suf[k] = f.suf[k]
         sufx[k] = f.suf[k] ^ <uint8_t>inv
     local = f[0]  # what the writers read, in a copy no store can alias
     if writer == W_BE:
@@ -991,6 +1006,8 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         return _int_column(f, into, c, m, way, <_ObInt*>NULL)
     if writer == W_CENT_INT:
         return _int_column(f, into, c, m, way, <_Sq4Int*>NULL)
+    if writer == W_FLOAT:
+        return _float_column(f, into, c, m, way, <_IeeeFlt*>NULL)
     if writer == W_SQ4_FLT:
         return _float_column(f, into, c, m, way, <_Sq4Flt*>NULL)
     if writer == W_OB_FLT:
@@ -1012,21 +1029,6 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
             p[0] = (b_false ^ ((b_false ^ b_true) & (0 - ((values[i >> 3] >> (i & 7)) & 1)))
                     ) ^ <uint8_t>inv
             _close(&s, k, start, _end(start, p + 1, sufx, nsuf, False))
-    elif writer == W_FLOAT:
-        for k in range(m):
-            start = _slot(&s, k)
-            if Way is _Checked:
-                w = _nulled(&s, k, start, valid, c + k + off, &local)
-                if w:
-                    if w < 0:
-                        return -1
-                    continue
-            x = _float_at(&local, c + k)
-            if x != x:
-                return -1
-            memcpy(start, pre, 4)
-            p = _float(&local, start + npre, x, inv)
-            _close(&s, k, start, _end(start, p, sufx, nsuf, False))
     else:
         return 0
     into.p = s.p
