@@ -436,26 +436,6 @@ def test_each_phase_counts_keys_up_to_its_total(tmp_path: Path, store: str,
             assert done[-1] == total, label
 
 
-def test_the_cli_bars_count_keys(capsys: pytest.CaptureFixture[str],
-                                 monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    drawn = io.StringIO()
-    bars: list[Progress] = []
-
-    def bar(args: Any, label: str, total: int | None) -> Progress:
-        bars.append(Progress(label, total, stream=drawn, enabled=True))
-        return bars[-1]
-
-    monkeypatch.setattr(cli_migrate, "_progress_bar", bar)
-    db = tmp_path / "kv.db"
-    make_table(db, row_values(120))
-    code, _, _ = run(capsys, "migrate", "--from", "fdb-tuple", "--to", "skv", "-s",
-                     SCHEMA_TEXT, "--sqlite", str(db), "--table", "kv", "--key-column", "k",
-                     "--batch-size", "50")
-    assert code == 0
-    assert [(b.label, b.total, b.done) for b in bars] == [("copying", 120, 120),
-                                                          ("verifying", 120, 120)]
-
-
 def test_the_cli_bar_of_a_rocksdb_copy_ends_at_its_count(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
