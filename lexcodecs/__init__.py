@@ -16,7 +16,8 @@ why.
 
 The public modules: :mod:`lexcodecs.codec` (the protocol), :mod:`lexcodecs.schema`,
 :mod:`lexcodecs.types` (typed widths, ``Float32``, ``Versionstamp``), :mod:`lexcodecs.errors`,
-:mod:`lexcodecs.registry`, :mod:`lexcodecs.model` (natural order), :mod:`lexcodecs.inspection`
+:mod:`lexcodecs.registry`, :mod:`lexcodecs.model` (natural order), :mod:`lexcodecs.identification`
+(which format and schema wrote some keys: :func:`identify`), :mod:`lexcodecs.inspection`
 (every byte of a key explained), :mod:`lexcodecs.compare` (which codec for a schema and data),
 :mod:`lexcodecs.sources` (records to compare; the HTML page of a comparison is
 :mod:`lexcodecs.compare.html`), :mod:`lexcodecs.migrate` (moving stored keys
@@ -25,6 +26,11 @@ to another format), :mod:`lexcodecs.fdbtuple` (a drop-in for ``fdb.tuple``),
 formats) and :mod:`lexcodecs.cli` (the ``lexcodecs`` command). Modules whose names start with
 ``_`` (listed by ``help()`` among the package contents, as it lists every file) are private.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .codec import (
     Anomaly,
@@ -71,6 +77,9 @@ from .types import (
     Versionstamp,
 )
 
+if TYPE_CHECKING:
+    from .identification import Identification
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -111,6 +120,17 @@ __all__ = [
     "available_codecs",
     "default_registry",
     "get_codec",
+    "identify",
     "register_codec",
     "unregister",
 ]
+
+
+def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
+             limit: int = 10) -> Identification:
+    """Which codec and schema wrote *keys*: the candidates, best first, each with its
+    confidence and evidence (:func:`lexcodecs.identification.identify`, imported on first
+    use; ``docs/identify.md`` says how it decides)."""
+    from .identification import identify as run
+
+    return run(keys, codecs=codecs, limit=limit)

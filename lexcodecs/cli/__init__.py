@@ -12,6 +12,9 @@
     lexcodecs migrate --from A --to B -s SCHEMA (--input F [--output F] | --sqlite DB
                       --table T --key-column C | --lmdb PATH | --rocksdb PATH) [--keep-old]
                       [--restart] [--dry-run [--sample N]] [--json]
+    lexcodecs identify (FILE | --sqlite DB --table T --key-column K | --lmdb PATH
+                       | --rocksdb PATH [--column-family NAME]) [--sample N] [-c NAME ...]
+                       [--limit N] [--json]
     lexcodecs conformance [-c NAME ...] [--examples N] [--strict] [--no-shrink] [--json]
     lexcodecs completion bash|zsh|fish
     lexcodecs --version
@@ -29,7 +32,8 @@ The modules, by job: :mod:`~lexcodecs.cli.arguments` (what every command shares:
 ``-o``, the codec arguments, ``CliError``), :mod:`~lexcodecs.cli.values` (VALUES),
 :mod:`~lexcodecs.cli.keys` (encode, decode, inspect), :mod:`~lexcodecs.cli.compare` (with
 :mod:`~lexcodecs.cli.sources`, its input options),
-:mod:`~lexcodecs.cli.migrate`, :mod:`~lexcodecs.cli.catalog` (list, conformance) and
+:mod:`~lexcodecs.cli.migrate`, :mod:`~lexcodecs.cli.identify`, :mod:`~lexcodecs.cli.catalog`
+(list, conformance) and
 :mod:`~lexcodecs.cli.command` (the parser, :func:`main`, and the completion scripts written
 from the parser).
 """

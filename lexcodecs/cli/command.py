@@ -35,6 +35,7 @@ from .arguments import CliError, Subparsers
 from .catalog import _add_conformance, _add_list
 from .compare import _add_compare
 from .completion import _add_completion
+from .identify import _add_identify
 from .keys import _add_decode, _add_encode, _add_inspect
 from .migrate import _add_migrate
 
@@ -44,7 +45,7 @@ __all__ = ["INTERRUPTED", "SUBCOMMANDS", "build_parser", "implementation", "main
 #: Parser builders, one per subcommand, in the order ``--help`` shows them.
 SUBCOMMANDS: Final[tuple[Callable[[Subparsers], None], ...]] = (
     _add_list, _add_encode, _add_decode, _add_inspect, _add_compare, _add_migrate,
-    _add_conformance, _add_completion,
+    _add_identify, _add_conformance, _add_completion,
 )
 
 
@@ -64,6 +65,7 @@ INTERRUPTED: Final[dict[str, str]] = {
     "compare": "nothing was written; run the same command again (a smaller -n is quicker)",
     "conformance": "no verdict was reached; run the same command again (fewer --examples is "
                    "quicker)",
+    "identify": "nothing was written; run the same command again (--sample N is quicker)",
 }
 
 

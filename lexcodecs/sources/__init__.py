@@ -22,14 +22,16 @@ The modules: :mod:`~lexcodecs.sources.records` (Records, SourceError, the readin
 :mod:`~lexcodecs.sources.files` (JSON Lines and CSV files; a JSON Lines record is
 :mod:`~lexcodecs.sources.jsonl`'s), :mod:`~lexcodecs.sources.sqlite`,
 :mod:`~lexcodecs.sources.parquet` and :mod:`~lexcodecs.sources.stores` (keys in SQLite and
-LMDB), and :mod:`~lexcodecs.sources.paths` (every path checked before it is opened: a named
-pipe, a socket or a device is refused, as reading one may wait for ever). docs/your-data.md
-is the guide.
+LMDB), :mod:`~lexcodecs.sources.raw_keys` (stored keys as bytes, undecoded, for ``lexcodecs
+identify``: hex lines, SQLite, LMDB, RocksDB), and :mod:`~lexcodecs.sources.paths` (every
+path checked before it is opened: a named pipe, a socket or a device is refused, as reading
+one may wait for ever). docs/your-data.md is the guide.
 """
 
 from .files import read_csv, read_jsonl
 from .key import KeyColumn, field_name, parse_key
 from .parquet import arrow_field_type, read_parquet
+from .raw_keys import RawKeys, read_raw_hex, read_raw_lmdb, read_raw_rocksdb, read_raw_sqlite
 from .records import DEFAULT_LIMIT, Records, SourceError
 from .sqlite import read_sqlite, sqlite_field_type
 from .stores import read_lmdb_keys, read_sqlite_keys
@@ -39,6 +41,7 @@ __all__ = [
     "DEFAULT_LIMIT",
     "TEXT_FORMS",
     "KeyColumn",
+    "RawKeys",
     "Records",
     "SourceError",
     "arrow_field_type",
@@ -49,6 +52,10 @@ __all__ = [
     "read_jsonl",
     "read_lmdb_keys",
     "read_parquet",
+    "read_raw_hex",
+    "read_raw_lmdb",
+    "read_raw_rocksdb",
+    "read_raw_sqlite",
     "read_sqlite",
     "read_sqlite_keys",
     "sqlite_field_type",

@@ -1,0 +1,291 @@
+"""Which format and schema wrote these keys: :func:`identify`.
+
+Given keys nobody documented, :func:`identify` tries every registered codec (plugins too,
+through what they declare) and returns the candidates, best first: the codec, the schema
+that explains the keys, how many keys decode, whether every decoded key re-encodes to its
+own bytes, whether the values' natural order is the keys' byte order, how specific the
+schema is (the share of random bytes it would decode too), a confidence and its evidence.
+How the schemas are found is :mod:`lexcodecs.identification.search`'s docstring;
+``docs/identify.md`` says how it decides and what bytes cannot tell.
+
+>>> from lexcodecs import get_codec
+>>> skv = get_codec("skv").bind("tenant:string, ts:int64 desc")
+>>> keys = [skv.encode((t, n)) for t in ("acme", "bolt", "cave") for n in range(5)]
+>>> best = identify(keys).candidates[0]
+>>> best.codec, best.schema, best.confidence
+('skv', 'f0:string, f1:int64 desc', 'high')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+import attrs
+
+from ..codec import Codec, as_key_bytes
+from ..errors import describe_value
+from ..registry import available_codecs, get_codec
+from .search import (
+    SAMPLE,
+    SEARCHES,
+    Found,
+    Spec,
+    looseness,
+    plainness,
+    schema_text,
+    specificity,
+    spread,
+    verify,
+)
+
+__all__ = ["CATCH_ALL", "EXAMPLES", "Candidate", "Identification", "identify"]
+
+#: a schema that decodes at least this share of random byte strings explains nothing
+CATCH_ALL: Final = 0.5
+#: at most this share, and it is specific enough for a high confidence (many keys that all
+#: decode under it are then no accident: 0.1 ** 10 for ten)
+SPECIFIC: Final = 0.1
+#: a schema that takes at least this share of the keys' near misses has a loose tail
+LOOSE: Final = 0.5
+#: fewer keys than this are too few for a high confidence
+FEW_KEYS: Final = 5
+#: the schemas of each codec checked on every key (the best on the sample)
+CHECKED: Final = 4
+#: decoded keys shown per candidate
+EXAMPLES: Final = 3
+
+
+@attrs.frozen
+class Candidate:
+    """One codec and schema that explain (some of) the keys."""
+
+    codec: str
+    options: dict[str, Any]
+    #: the schema, as text (field names f0, f1, ... : bytes do not carry names)
+    schema: str
+    decoded: int
+    total: int
+    #: every key decodes and re-encodes to its own bytes
+    roundtrip: bool
+    #: the decoded values' natural order is the keys' byte order
+    ordered: bool
+    #: the share of random byte strings of the keys' lengths that the schema decodes
+    random_decodes: float
+    #: the share of the keys, cut short by a byte or lengthened by one, that still decode
+    loose_decodes: float
+    confidence: str
+    evidence: tuple[str, ...]
+    #: (key in hex, the values it decodes to) for the first keys
+    examples: tuple[tuple[str, str], ...]
+    #: other codecs and schemas that read every key as the same values, with the same bytes
+    same_bytes_as: tuple[str, ...] = ()
+    #: for a codec whose keys decode alone: the Python types seen at each position
+    element_types: tuple[tuple[str, ...], ...] | None = None
+    #: the fields (by index) whose string or bytes values hold control bytes in most keys
+    control_fields: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out = attrs.asdict(self, recurse=False)
+        out["evidence"] = list(self.evidence)
+        out["examples"] = [{"hex": h, "values": v} for h, v in self.examples]
+        out["same_bytes_as"] = list(self.same_bytes_as)
+        if self.element_types is not None:
+            out["element_types"] = [list(t) for t in self.element_types]
+        return out
+
+
+@attrs.frozen
+class Identification:
+    """The candidates for a set of keys, best first; ``known`` is False when none is better
+    than a low confidence ("no known format")."""
+
+    total: int
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def known(self) -> bool:
+        return bool(self.candidates) and self.candidates[0].confidence != "low"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "known": self.known,
+                "candidates": [c.to_dict() for c in self.candidates]}
+
+
+def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
+             limit: int = 10) -> Identification:
+    """The codecs and schemas that explain *keys*, best first (at most *limit*), each with
+    its confidence and evidence. *codecs*: the registry names to try (default: every
+    available codec, plugins included)."""
+    keys = [as_key_bytes("identify", k) for k in keys]
+    names = list(available_codecs() if codecs is None else codecs)
+    lengths = [len(k) for k in keys]
+    sample = spread(keys, SAMPLE)
+    scored: list[tuple[tuple[Any, ...], Candidate, tuple[Any, ...]]] = []
+    for order, name in enumerate(names):
+        codec = get_codec(name)
+        for found, rate, loose in _best_of(codec, keys, sample, lengths):
+            candidate = _candidate(name, codec, found, rate, loose, keys)
+            values = tuple(describe_value(v, 10**6) for v in found.values)
+            scored.append(((*_rank(found, rate, loose), order, candidate.schema), candidate,
+                           values))
+    scored.sort(key=lambda s: s[0])
+    return Identification(len(keys), tuple(_judged(scored, len(keys))[:limit]))
+
+
+def _rank(found: Found, rate: float, loose: float) -> tuple[Any, ...]:
+    """Better first: more keys decode, they round-trip, the schema explains something, the
+    order holds, it takes fewer of the keys' near misses, then the plainer reading."""
+    return (-found.decoded, not found.roundtrip, rate >= CATCH_ALL, not found.ordered,
+            round(loose, 1), *plainness(found.specs, found))
+
+
+def _best_of(codec: Codec, keys: Sequence[bytes], sample: Sequence[bytes],
+             lengths: Sequence[int]) -> list[tuple[Found, float, float]]:
+    """The codec's schemas from the searches on *sample*, the best :data:`CHECKED` of them
+    (by the sample) then checked on every key: each with its specificity and looseness."""
+    seen: dict[tuple[Spec, ...], tuple[Any, ...]] = {}
+    for search in SEARCHES:
+        for specs in search(codec, sample):
+            if specs in seen:
+                continue
+            found = verify(codec, specs, sample)
+            if found is None or not found.decoded:
+                continue
+            seen[specs] = (*_rank(found, specificity(codec, specs, lengths),
+                                  looseness(codec, specs, sample)), len(seen))
+    out = []
+    for specs in sorted(seen, key=seen.__getitem__)[:CHECKED]:
+        found = verify(codec, specs, keys) if len(keys) > len(sample) else \
+            verify(codec, specs, sample)
+        if found is not None and found.decoded:
+            out.append((found, specificity(codec, specs, lengths),
+                        looseness(codec, specs, sample)))
+    return out
+
+
+def _candidate(name: str, codec: Codec, found: Found, rate: float, loose: float,
+               keys: Sequence[bytes]) -> Candidate:
+    examples = tuple((k.hex(), describe_value(v)) for k, v in zip(keys, found.values)
+                     if v is not None)[:EXAMPLES]
+    return Candidate(codec=name, options=_options(codec), schema=schema_text(found.specs),
+                     control_fields=_control_fields(found),
+                     decoded=found.decoded, total=len(keys), roundtrip=found.roundtrip,
+                     ordered=found.ordered, random_decodes=rate, loose_decodes=loose,
+                     confidence="low",
+                     evidence=(), examples=examples, element_types=_element_types(codec, keys))
+
+
+#: bytes no text holds (C0 controls but tab, newline and carriage return)
+_CONTROL: Final = frozenset(range(0x20)) - {0x09, 0x0A, 0x0D}
+
+
+def _control_fields(found: Found) -> tuple[int, ...]:
+    """The fields whose string or bytes values hold a control byte in most decoded keys:
+    more likely another format's type bytes and terminators than this field's data."""
+    rows = [v for v in found.values if v is not None]
+    out = []
+    for i in range(len(found.specs)):
+        hits = 0
+        for row in rows:
+            v = row[i]
+            data = v.encode("utf-8", "surrogatepass") if isinstance(v, str) else v
+            hits += isinstance(data, (bytes, bytearray)) and not _CONTROL.isdisjoint(data)
+        if rows and hits * 2 > len(rows):
+            out.append(i)
+    return tuple(out)
+
+
+def _options(codec: Codec) -> dict[str, Any]:
+    config = dict(codec.config())
+    config.pop("name", None)
+    return config
+
+
+def _element_types(codec: Codec, keys: Sequence[bytes]) -> tuple[tuple[str, ...], ...] | None:
+    """The Python types of each position of the keys, decoded without a schema (None when
+    the codec's keys do not decode alone)."""
+    if codec.capabilities.decoding != "self-describing":
+        return None
+    seen: list[set[str]] = []
+    for key in keys:
+        try:
+            values = codec.decode(key)
+        except Exception:
+            continue
+        for i, v in enumerate(values):
+            if i == len(seen):
+                seen.append(set())
+            seen[i].add(type(v).__name__)
+    return tuple(tuple(sorted(s)) for s in seen) if seen else None
+
+
+def _judged(scored: list[tuple[tuple[Any, ...], Candidate, tuple[Any, ...]]],
+            total: int) -> list[Candidate]:
+    """The candidates, best first, with their confidence and evidence; candidates that read
+    every key as the same values with the same bytes as a better one folded into it."""
+    strong = [(rank[-3:-1], c) for rank, c, _ in scored if _strong(c, total)]
+    out: list[Candidate] = []
+    by_values: dict[tuple[Any, ...], int] = {}
+    for _, c, values in scored:
+        if c.decoded == total and c.roundtrip and values in by_values:
+            first = out[by_values[values]]
+            out[by_values[values]] = attrs.evolve(
+                first, same_bytes_as=(*first.same_bytes_as, f"{c.codec} {c.schema}"))
+            continue
+        if c.decoded == total and c.roundtrip:
+            by_values[values] = len(out)
+        out.append(c)
+    plain = {(c.codec, c.schema): rank[-3:-1] for rank, c, _ in scored}
+    judged: list[Candidate] = []
+    for place, c in enumerate(out):
+        # a rival reads the keys as other values, as plainly: the bytes cannot tell them apart
+        rivals = [s for p, s in strong if p == plain[(c.codec, c.schema)]
+                  and f"{s.codec} {s.schema}" not in c.same_bytes_as
+                  and (s.codec, s.schema) != (c.codec, c.schema)]
+        judged.append(_confidence(c, total, rivals, better=judged[:1] if place else []))
+    return judged
+
+
+def _strong(c: Candidate, total: int) -> bool:
+    return (c.decoded == total and c.roundtrip and c.ordered and c.random_decodes <= SPECIFIC
+            and c.loose_decodes < LOOSE)
+
+
+def _confidence(c: Candidate, total: int, rivals: list[Candidate],
+                better: list[Candidate]) -> Candidate:
+    evidence = [f"{c.decoded} of {total} keys decode",
+                "every decoded key re-encodes to its own bytes" if c.roundtrip else
+                "some keys do not re-encode to their own bytes",
+                "the values' natural order is the keys' byte order" if c.ordered else
+                "the values' natural order is not the keys' byte order",
+                f"{c.random_decodes:.0%} of random byte strings of these lengths decode too"]
+    evidence.append(f"{c.loose_decodes:.0%} of the keys cut short or lengthened by a byte "
+                    "decode too")
+    if c.random_decodes >= CATCH_ALL:
+        evidence.append("the schema decodes almost anything: it explains nothing")
+    elif c.loose_decodes >= LOOSE:
+        evidence.append("its last field takes any bytes: the bytes it covers are not "
+                        "explained")
+    if c.same_bytes_as:
+        evidence.append("written identically by " + ", ".join(c.same_bytes_as))
+    if c.control_fields:
+        evidence.append("field " + ", ".join(f"f{i}" for i in c.control_fields)
+                        + " holds control bytes in most keys: it may be another format's "
+                          "structure")
+    if (_strong(c, total) and not rivals and not better and total >= FEW_KEYS
+            and not c.control_fields):
+        level = "high"
+    elif c.decoded >= 0.9 * total and c.roundtrip and c.random_decodes < CATCH_ALL:
+        level = "medium"
+        if total < FEW_KEYS:
+            evidence.append(f"only {total} keys")
+        if rivals:
+            evidence.append("other schemas explain these bytes as well: "
+                            + ", ".join(f"{r.codec} {r.schema}" for r in rivals[:3]))
+        if better:
+            evidence.append(f"a plainer reading comes first: {better[0].codec} "
+                            f"{better[0].schema}")
+    else:
+        level = "low"
+    return attrs.evolve(c, confidence=level, evidence=tuple(evidence))
