@@ -32,7 +32,7 @@ import attrs
 
 from .paths import check_lmdb, open_file, special_kind
 from .records import Progress, SourceError
-from .sqlite import connect, quote
+from .sqlite import column_select, connect
 from .stores import _STORAGE_CLASSES, LMDB_HINT
 
 __all__ = ["ROCKSDB_HINT", "SEED", "RawKeys", "hex_line", "read_raw_hex", "read_raw_lmdb",
@@ -199,14 +199,7 @@ def read_raw_sqlite(path: str | os.PathLike[str], table: str, column: str, *,
     _check_sample(sample, what)
     conn = connect(path, what)  # checked first: a pipe or a device, or not a database
     try:
-        names = [str(n) for (n,) in conn.execute(
-            "SELECT name FROM pragma_table_info(?, 'main')", (table,))]
-        if not names:
-            raise SourceError(f"no table or view named {table!r}", source=what)
-        if column not in names:
-            raise SourceError(f"no column {column!r} in {table} (its columns: "
-                              f"{', '.join(names)})", source=what)
-        sql = f"SELECT {quote(column)} FROM main.{quote(table)}"
+        sql = column_select(conn, table, column, what)
 
         def keys() -> Iterator[bytes]:
             number = 0

@@ -32,7 +32,8 @@ from .paths import check_database
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
 from .values import guess_type, value_reader
 
-__all__ = ["SQLITE_NAMES", "connect", "quote", "read_sqlite", "sqlite_field_type"]
+__all__ = ["SQLITE_NAMES", "column_select", "connect", "quote", "read_sqlite",
+           "sqlite_field_type"]
 
 #: declared type names (upper case, arguments such as ``(10, 2)`` dropped) -> field type;
 #: consulted before the affinity rules
@@ -81,6 +82,19 @@ def sqlite_field_type(declared: str) -> str | None:
 def quote(name: str) -> str:
     """An SQL identifier, quoted."""
     return '"' + name.replace('"', '""') + '"'
+
+
+def column_select(conn: sqlite3.Connection, table: str, column: str, source: str) -> str:
+    """The SELECT of one *column* of *table* in the main database, after checking both exist
+    (a SourceError naming the table's columns otherwise)."""
+    names = [str(n) for (n,) in conn.execute(
+        "SELECT name FROM pragma_table_info(?, 'main')", (table,))]
+    if not names:
+        raise SourceError(f"no table or view named {table!r}", source=source)
+    if column not in names:
+        raise SourceError(f"no column {column!r} in {table} (its columns: "
+                          f"{', '.join(names)})", source=source)
+    return f"SELECT {quote(column)} FROM main.{quote(table)}"
 
 
 def connect(path: str | os.PathLike[str], source: str) -> sqlite3.Connection:

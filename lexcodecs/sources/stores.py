@@ -26,7 +26,7 @@ from ..schema import Field, KeySchema
 from .key import GUESS_ROWS, KeyColumn, parse_key, resolve_key
 from .paths import check_lmdb
 from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, check_limit, collect
-from .sqlite import connect, quote
+from .sqlite import column_select, connect
 from .values import guess_type, value_reader
 
 __all__ = ["LMDB_HINT", "read_lmdb_keys", "read_sqlite_keys"]
@@ -54,14 +54,7 @@ def read_sqlite_keys(path: str | os.PathLike[str], table: str, column: str,
     what = f"{codec.name} keys in SQLite {os.fspath(path)}, {table}.{column}"
     conn = connect(path, what)
     try:
-        names = [str(n) for (n,) in conn.execute(
-            "SELECT name FROM pragma_table_info(?, 'main')", (table,))]
-        if not names:
-            raise SourceError(f"no table or view named {table!r}", source=what)
-        if column not in names:
-            raise SourceError(f"no column {column!r} in {table} (its columns: "
-                              f"{', '.join(names)})", source=what)
-        sql = f"SELECT {quote(column)} FROM main.{quote(table)}"
+        sql = column_select(conn, table, column, what)
 
         def keys() -> Iterator[tuple[int, Any]]:
             number = 0
