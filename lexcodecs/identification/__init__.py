@@ -29,6 +29,7 @@ from ..registry import available_codecs, get_codec
 from .search import (
     SAMPLE,
     SEARCHES,
+    Binder,
     Found,
     Spec,
     looseness,
@@ -145,22 +146,22 @@ def _best_of(codec: Codec, keys: Sequence[bytes], sample: Sequence[bytes],
     """The codec's schemas from the searches on *sample*, the best :data:`CHECKED` of them
     (by the sample) then checked on every key: each with its specificity and looseness."""
     seen: dict[tuple[Spec, ...], tuple[Any, ...]] = {}
+    bind = Binder(codec)
     for search in SEARCHES:
-        for specs in search(codec, sample):
+        for specs in search(codec, sample, bind):
             if specs in seen:
                 continue
-            found = verify(codec, specs, sample)
+            found = verify(codec, specs, sample, bind)
             if found is None or not found.decoded:
                 continue
-            seen[specs] = (*_rank(found, specificity(codec, specs, lengths),
-                                  looseness(codec, specs, sample)), len(seen))
+            seen[specs] = (*_rank(found, specificity(codec, specs, lengths, bind=bind),
+                                  looseness(codec, specs, sample, bind)), len(seen))
     out = []
     for specs in sorted(seen, key=seen.__getitem__)[:CHECKED]:
-        found = verify(codec, specs, keys) if len(keys) > len(sample) else \
-            verify(codec, specs, sample)
+        found = verify(codec, specs, keys if len(keys) > len(sample) else sample, bind)
         if found is not None and found.decoded:
-            out.append((found, specificity(codec, specs, lengths),
-                        looseness(codec, specs, sample)))
+            out.append((found, specificity(codec, specs, lengths, bind=bind),
+                        looseness(codec, specs, sample, bind)))
     return out
 
 

@@ -48,9 +48,23 @@ from ..model import ModelError, key_function
 from ..schema import Field, KeySchema
 from ..types import Float32
 
-__all__ = ["BEAM", "MAX_FIELDS", "RANDOM_KEYS", "SAMPLE", "TYPES_OF_VALUE", "TYPE_ORDER",
-           "Found", "looseness", "plainness", "schemaless_schemas", "search_schemas",
-           "specificity", "spread", "verify"]
+__all__ = [
+    "BEAM",
+    "MAX_FIELDS",
+    "RANDOM_KEYS",
+    "SAMPLE",
+    "TYPES_OF_VALUE",
+    "TYPE_ORDER",
+    "Binder",
+    "Found",
+    "looseness",
+    "plainness",
+    "schemaless_schemas",
+    "search_schemas",
+    "specificity",
+    "spread",
+    "verify",
+]
 
 #: the keys the searches look at (spread through the input); every key is checked after
 SAMPLE: Final = 24
@@ -100,8 +114,9 @@ def schema_of(specs: Sequence[Spec]) -> KeySchema:
     return KeySchema(tuple(Field(f"f{i}", t, descending=d) for i, (t, d) in enumerate(specs)))
 
 
-class _Binder:
-    """Bound codecs by field list, each bound once (None: the codec refuses the schema)."""
+class Binder:
+    """Bound codecs by field list, each bound once (None: the codec refuses the schema): one
+    for all the searches and checks of a codec, whose binds are most of their cost."""
 
     def __init__(self, codec: Codec) -> None:
         self.codec = codec
@@ -149,7 +164,8 @@ def explained(bound: Any, key: bytes, probes: Sequence[Any] = ()) -> int:
 
 # -- 1. keys that decode alone -----------------------------------------------------------------
 
-def schemaless_schemas(codec: Codec, keys: Sequence[bytes]) -> list[tuple[Spec, ...]]:
+def schemaless_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None = None
+                       ) -> list[tuple[Spec, ...]]:
     """Schemas for keys the codec decodes without one: [] when they do not all decode to
     the same number of values; else the best schema of the coordinate search (and, when
     no choice makes every key round-trip, that one still: :func:`verify` says so)."""
@@ -168,7 +184,7 @@ def schemaless_schemas(codec: Codec, keys: Sequence[bytes]) -> list[tuple[Spec, 
         kinds = {type(v[i]) for v in decoded if v[i] is not None}
         types = [t for t in _types_for(kinds) if t in have] or sorted(have - {"tuple"})
         choices.append([(t, d) for t in types for d in orders])
-    bind = _Binder(codec)
+    bind = bind or Binder(codec)
     best = [c[0] for c in choices]
 
     def score(specs: Sequence[Spec]) -> int:
@@ -201,15 +217,15 @@ def _encodes(bound: Any, values: Sequence[Any], key: bytes) -> bool:
 
 # -- 2. the schema search -----------------------------------------------------------------------
 
-def search_schemas(codec: Codec, keys: Sequence[bytes], *, beam: int = BEAM,
-                   max_fields: int = MAX_FIELDS) -> list[tuple[Spec, ...]]:
+def search_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None = None, *,
+                   beam: int = BEAM, max_fields: int = MAX_FIELDS) -> list[tuple[Spec, ...]]:
     """Schemas under which every key of *keys* decodes, from a beam search over field
     lists (see the module's docstring); at most *beam* for each field count."""
     have = sorted(codec.capabilities.field_types - {"tuple"})
     orders = (False, True) if codec.capabilities.descending else (False,)
     options = [(t, d) for t in have for d in orders]
     tails = [(t, False) for t in sorted(GREEDY_TYPES) if t in have]
-    bind = _Binder(codec)
+    bind = bind or Binder(codec)
     if _prefix_signal(bind, options, keys):
         tails = []  # a too-short schema says where it stopped: no probes needed
     found: list[tuple[Spec, ...]] = []
@@ -245,7 +261,7 @@ def search_schemas(codec: Codec, keys: Sequence[bytes], *, beam: int = BEAM,
     return found
 
 
-def _prefix_signal(bind: _Binder, options: Sequence[Spec], keys: Sequence[bytes]) -> bool:
+def _prefix_signal(bind: Binder, options: Sequence[Spec], keys: Sequence[bytes]) -> bool:
     """Whether one-field schemas that stop short of the keys say so by a DecodeError at the
     byte where they stopped (some formats check a key's whole length first)."""
     for option in options:
@@ -276,11 +292,12 @@ class Found:
         self.ordered = ordered
 
 
-def verify(codec: Codec, specs: tuple[Spec, ...], keys: Sequence[bytes]) -> Found | None:
+def verify(codec: Codec, specs: tuple[Spec, ...], keys: Sequence[bytes],
+           bind: Binder | None = None) -> Found | None:
     """Every key decoded under the schema; whether each decoded key re-encodes to its own
     bytes; whether the decoded values, in the keys' byte order, never go down in the
     natural order (the codec's float policy). None when the codec refuses the schema."""
-    bound = _Binder(codec)(specs)
+    bound = (bind or Binder(codec))(specs)
     if bound is None:
         return None
     values = [_decode(bound, key) for key in keys]
@@ -297,11 +314,11 @@ def verify(codec: Codec, specs: tuple[Spec, ...], keys: Sequence[bytes]) -> Foun
 
 
 def specificity(codec: Codec, specs: tuple[Spec, ...], lengths: Iterable[int],
-                count: int = RANDOM_KEYS, seed: int = 0) -> float:
+                count: int = RANDOM_KEYS, seed: int = 0, bind: Binder | None = None) -> float:
     """The share of *count* random byte strings (lengths drawn from *lengths*, seeded) that
     the schema decodes: near 0 for a schema that explains structure, near 1 for one that
     decodes anything."""
-    bound = _Binder(codec)(specs)
+    bound = (bind or Binder(codec))(specs)
     pool = sorted(lengths) or [0]
     if bound is None:
         return 0.0
@@ -313,10 +330,11 @@ def specificity(codec: Codec, specs: tuple[Spec, ...], lengths: Iterable[int],
     return hits / count
 
 
-def looseness(codec: Codec, specs: tuple[Spec, ...], keys: Sequence[bytes]) -> float:
+def looseness(codec: Codec, specs: tuple[Spec, ...], keys: Sequence[bytes],
+              bind: Binder | None = None) -> float:
     """The share of *keys*, each cut short by its last byte or lengthened by a 00 or an ff,
     that still decode under the schema: near 1 when its last field takes any bytes at all."""
-    bound = _Binder(codec)(specs)
+    bound = (bind or Binder(codec))(specs)
     if bound is None or not keys:
         return 0.0
     tried = hits = 0
@@ -346,5 +364,5 @@ def spread(keys: Sequence[bytes], n: int) -> list[bytes]:
 
 
 #: the searches, in the order they run: keys that decode alone, then the schema search
-SEARCHES: Final[tuple[Callable[[Codec, Sequence[bytes]], list[tuple[Spec, ...]]], ...]] = (
+SEARCHES: Final[tuple[Callable[[Codec, Sequence[bytes], Binder], list[tuple[Spec, ...]]], ...]] = (
     schemaless_schemas, search_schemas)
