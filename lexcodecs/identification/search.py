@@ -224,7 +224,9 @@ def search_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None = No
     have = sorted(codec.capabilities.field_types - {"tuple"})
     orders = (False, True) if codec.capabilities.descending else (False,)
     options = [(t, d) for t in have for d in orders]
-    tails = [(t, False) for t in sorted(GREEDY_TYPES) if t in have]
+    # one probe: the first greedy type the codec has (a second took as many binds again, for
+    # the same answers on every generated key set)
+    tails = [(t, False) for t in sorted(GREEDY_TYPES) if t in have][:1]
     bind = bind or Binder(codec)
     if _prefix_signal(bind, options, keys):
         tails = []  # a too-short schema says where it stopped: no probes needed
