@@ -303,3 +303,37 @@ def test_a_key_that_decodes_to_an_unprintable_number(capsys: pytest.CaptureFixtu
     code, _, err = run(capsys, "-", "-c", "sqlite4")
     assert code in (0, 1), err
     assert "internal error" not in err
+
+
+# -- inspect without -c: what one key looks like ------------------------------------------------
+
+
+def test_inspect_without_a_codec_explains_the_key_as_it_looks(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The best reading of the key alone, said first (medium at best: one key), then the
+    usual table; --json carries it as looks_like."""
+    key = get_codec("fdb-tuple").bind("tenant:string, n:int64").encode(("acme", 42)).hex()
+    assert main(["inspect", key]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    first, table = out.split("\n", 1)
+    assert first.startswith("no -c: the key looks like fdb-tuple f0:string, f1:int64 "
+                            "(medium confidence"), first
+    assert "string = 'acme'" in table
+    assert "int64 = 42" in table
+    assert main(["inspect", key, "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["looks_like"] == {"codec": "fdb-tuple", "options": document[
+        "looks_like"]["options"], "schema": "f0:string, f1:int64", "confidence": "medium"}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-s", "a:int64", "0102"], "-s and -o need -c NAME"),
+    (["-o", "table=1", "0102"], "-s and -o need -c NAME"),
+])
+def test_inspect_without_a_codec_refuses_what_needs_one(
+        capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    assert main(["inspect", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"lexcodecs: error: {message}"), err

@@ -129,10 +129,13 @@ def _progress_bar(args: argparse.Namespace, label: str, total: int | None
     return Progress(label, total)
 
 
-def _codec_arguments() -> argparse.ArgumentParser:
+def _codec_arguments(codec_help: str | None = None) -> argparse.ArgumentParser:
+    """``-c NAME``, ``-s SCHEMA`` and ``-o OPT=VALUE``; ``-c`` is required unless
+    *codec_help* says what its absence means."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("-c", "--codec", required=True, metavar="NAME",
-                        help="registry name of the codec (see: lexcodecs list)")
+    common.add_argument("-c", "--codec", required=codec_help is None, metavar="NAME",
+                        help="registry name of the codec (see: lexcodecs list)"
+                        + (f"; {codec_help}" if codec_help else ""))
     common.add_argument("-s", "--schema", metavar="SCHEMA",
                         help="schema text, e.g. 'tenant:string, ts:int64 desc nulls last'")
     common.add_argument("-o", "--option", dest="options", action="append", metavar="OPT=VALUE",
