@@ -337,3 +337,66 @@ def test_inspect_without_a_codec_refuses_what_needs_one(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(f"lexcodecs: error: {message}"), err
+
+
+# -- migrate --from auto ------------------------------------------------------------------------
+
+
+def _skv_table(path: Path) -> None:
+    skv = get_codec("skv").bind("tenant:string, ts:int64 desc")
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE events (key BLOB PRIMARY KEY, payload TEXT)")
+        db.executemany("INSERT INTO events VALUES (?, ?)",
+                       [(skv.encode((t, n)), "") for t in ("a", "b") for n in range(20)])
+        db.commit()
+
+
+def test_migrate_from_auto_uses_a_high_confidence_reading(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The reading is said on stderr before anything is written; the keys are then migrated
+    as that codec and schema (or as -s names the fields)."""
+    db = tmp_path / "shop.db"
+    _skv_table(db)
+    code = main(["migrate", "--from", "auto", "--to", "sqlite4", "--sqlite", str(db),
+                 "--table", "events", "--key-column", "key", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert err.startswith("--from auto: the keys look like skv f0:string, f1:int64 desc (high "
+                          "confidence, from 40 of them)"), err
+    assert out.startswith("migrated 40 keys skv -> sqlite4"), out
+    sqlite4 = get_codec("sqlite4").bind("f0:string, f1:int64 desc")
+    with closing(sqlite3.connect(db)) as conn:
+        values = sorted(sqlite4.decode(k) for (k,) in conn.execute("SELECT key FROM events"))
+    assert values == sorted((t, n) for t in ("a", "b") for n in range(20))
+
+
+@pytest.mark.parametrize(("make", "argv", "message"), [
+    ("noise", ["--input", "{dir}/keys.hex"], "--from auto: they look most like"),
+    (None, ["--input", "-"], "--from auto reads the keys twice"),
+    ("table", ["--from-option", "nan=go", "--sqlite", "{dir}/shop.db", "--table", "events",
+               "--key-column", "key"], "--from auto tries each codec with its default"),
+])
+def test_migrate_from_auto_refuses_without_a_confident_reading(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, make: str | None,
+        argv: list[str], message: str) -> None:
+    if make == "noise":
+        rng = random.Random(7)
+        (tmp_path / "keys.hex").write_text(
+            "".join(rng.randbytes(rng.randrange(4, 24)).hex() + "\n" for _ in range(30)))
+    elif make == "table":
+        _skv_table(tmp_path / "shop.db")
+    code = main(["migrate", "--from", "auto", "--to", "sqlite4",
+                 *[a.format(dir=tmp_path) for a in argv]])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err.startswith(f"lexcodecs: error: {message}"), err
+
+
+def test_migrate_without_a_schema_says_what_gives_one(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    (tmp_path / "k.hex").write_text("0161\n")
+    assert main(["migrate", "--from", "skv", "--to", "sqlite4", "--input",
+                 str(tmp_path / "k.hex")]) == 2
+    assert capsys.readouterr().err.startswith(
+        "lexcodecs: error: -s SCHEMA is needed: the schema the keys were written with "
+        "(--from auto finds")

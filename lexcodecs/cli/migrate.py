@@ -26,9 +26,10 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .._console import Progress
+from ..codec import Codec
 from ..migrate.defaults import BATCH_SIZE
 from ..registry import get_codec
 from ..schema import KeySchema
@@ -48,11 +49,14 @@ def _add_migrate(commands: Subparsers) -> None:
         "or a RocksDB database from one codec to another: copy in batches, verify, then "
         "swap; an interrupted run resumes.")
     p.add_argument("--from", dest="source", required=True, metavar="CODEC",
-                   help="registry name of the codec the keys are in now (see: lexcodecs list)")
+                   help="registry name of the codec the keys are in now (see: lexcodecs "
+                   "list), or 'auto': the codec and schema lexcodecs identify finds with high "
+                   "confidence in a sample of the keys, shown before anything is written")
     p.add_argument("--to", dest="target", required=True, metavar="CODEC",
                    help="registry name of the codec to write the keys in")
-    p.add_argument("-s", "--schema", required=True, metavar="SCHEMA",
-                   help="the schema of the keys, e.g. 'tenant:string, ts:int64 desc'")
+    p.add_argument("-s", "--schema", metavar="SCHEMA",
+                   help="the schema of the keys, e.g. 'tenant:string, ts:int64 desc' "
+                   "(required, but with --from auto: the schema it finds)")
     p.add_argument("--from-option", dest="from_options", action="append", metavar="OPT=VALUE",
                    help="an option of the --from codec (repeatable); VALUE is a Python "
                    "literal, else a string")
@@ -92,6 +96,51 @@ def _add_migrate(commands: Subparsers) -> None:
     p.set_defaults(run=run_migrate)
 
 
+#: ``--from auto``: the codec and schema found in this many keys of the source (a seeded
+#: sample), used only at high confidence
+AUTO: Final = "auto"
+AUTO_SAMPLE: Final = 1000
+
+
+def _auto_source(args: argparse.Namespace) -> tuple[Codec, KeySchema]:
+    """``--from auto``: the first candidate of :func:`lexcodecs.identify` on a sample of the
+    source's keys, when its confidence is high (said on stderr before anything is written);
+    a CliError otherwise, naming the best reading."""
+    from ..identification import identify
+    from ..sources.raw_keys import read_raw_hex, read_raw_lmdb, read_raw_rocksdb, read_raw_sqlite
+    from ..sources.records import SourceError
+
+    if args.from_options:
+        raise CliError("--from auto tries each codec with its default options: name the "
+                       "codec to give it options")
+    if args.input == "-":
+        raise CliError("--from auto reads the keys twice: give --input a file, not standard "
+                       "input")
+    try:
+        if args.input is not None:
+            raw = read_raw_hex(args.input, sample=AUTO_SAMPLE)
+        elif args.sqlite is not None:
+            raw = read_raw_sqlite(args.sqlite, args.table, args.key_column, sample=AUTO_SAMPLE)
+        elif args.lmdb is not None:
+            raw = read_raw_lmdb(args.lmdb, sample=AUTO_SAMPLE)
+        else:
+            raw = read_raw_rocksdb(args.rocksdb, sample=AUTO_SAMPLE)
+    except SourceError as exc:
+        raise CliError(f"--from auto: {exc}") from None
+    found = identify(raw.keys, limit=1).candidates
+    if not found or found[0].confidence != "high":
+        seen = (f"they look most like {found[0].codec} {found[0].schema}, with only "
+                f"{found[0].confidence} confidence" if found else "no format explains them")
+        raise CliError(f"--from auto: {seen} (lexcodecs identify shows the evidence): give "
+                       "--from CODEC and -s SCHEMA")
+    best = found[0]
+    schema = KeySchema.parse(args.schema if args.schema is not None else best.schema)
+    print(f"--from auto: the keys look like {best.codec} {best.schema} (high confidence, "
+          f"from {len(raw.keys):,} of them); migrating them as {best.codec}, schema {schema}",
+          file=sys.stderr)
+    return get_codec(best.codec, **best.options), schema
+
+
 def batch_size(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -121,22 +170,29 @@ def map_size(text: str) -> int:
 def run_migrate(args: argparse.Namespace) -> int:
     from ..migrate import Transcoder, migrate_lmdb, migrate_rocksdb, migrate_sqlite
 
-    source = get_codec(args.source, **_options(args.from_options))
-    target = get_codec(args.target, **_options(args.to_options))
-    transcoder = Transcoder(source, target, KeySchema.parse(args.schema))
     modes = [m for m in ("input", "sqlite", "lmdb", "rocksdb") if getattr(args, m) is not None]
     if args.map_size is not None and args.lmdb is None:
         raise CliError("--map-size goes with --lmdb")
     if len(modes) != 1:
         raise CliError("say where the keys are: --input FILE (hex lines), --sqlite DB, "
                        "--lmdb PATH or --rocksdb PATH (exactly one)")
+    if args.sqlite is not None and (not args.table or not args.key_column):
+        raise CliError("--sqlite needs --table and --key-column")
+    if args.source == AUTO:
+        source, schema = _auto_source(args)
+    elif args.schema is None:
+        raise CliError("-s SCHEMA is needed: the schema the keys were written with "
+                       "(--from auto finds the codec and schema when the keys say them)")
+    else:
+        source, schema = get_codec(args.source, **_options(args.from_options)), \
+            KeySchema.parse(args.schema)
+    target = get_codec(args.target, **_options(args.to_options))
+    transcoder = Transcoder(source, target, schema)
     if args.sample is not None and not args.dry_run:
         raise CliError("--sample goes with --dry-run")
     if args.workers is not None and (args.input is not None or args.dry_run):
         raise CliError("--workers goes with a store migration (--sqlite, --lmdb, --rocksdb)")
     if args.sqlite is not None:
-        if not args.table or not args.key_column:
-            raise CliError("--sqlite needs --table and --key-column")
         _check_sqlite(args.sqlite, writing=not args.dry_run)
     if args.lmdb is not None:
         _check_lmdb(args.lmdb)
