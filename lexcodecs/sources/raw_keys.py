@@ -30,10 +30,10 @@ from typing import IO, Any, Final
 
 import attrs
 
-from .paths import check_lmdb, open_file, special_kind
+from .paths import open_file, special_kind
 from .records import Progress, SourceError
 from .sqlite import column_select, connect
-from .stores import _STORAGE_CLASSES, LMDB_HINT
+from .stores import _STORAGE_CLASSES, open_lmdb
 
 __all__ = ["ROCKSDB_HINT", "SEED", "RawKeys", "hex_line", "read_raw_hex", "read_raw_lmdb",
            "read_raw_rocksdb", "read_raw_sqlite", "rocksdb_problem", "sample_keys"]
@@ -228,16 +228,8 @@ def read_raw_lmdb(path: str | os.PathLike[str], *, sample: int | None = None,
     LMDB's order. Needs the lmdb package (``pip install 'lexcodecs[lmdb]'``)."""
     what = f"LMDB {os.fspath(path)}"
     _check_sample(sample, what)
-    try:
-        import lmdb
-    except ImportError:
-        raise SourceError(LMDB_HINT, source=what) from None
-    check_lmdb(path, what)  # a pipe or a device would make LMDB wait for ever
-    try:
-        env = lmdb.open(os.fspath(path), readonly=True, lock=False, create=False,
-                        subdir=os.path.isdir(path), max_dbs=0)
-    except lmdb.Error as exc:
-        raise SourceError(f"not an LMDB environment ({exc})", source=what) from None
+    env = open_lmdb(path, what)
+    import lmdb  # there: open_lmdb imported it
     try:
         total = int(env.stat()["entries"])
 

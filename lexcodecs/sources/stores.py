@@ -29,7 +29,7 @@ from .records import DEFAULT_LIMIT, Column, Progress, Records, SourceError, chec
 from .sqlite import column_select, connect
 from .values import guess_type, value_reader
 
-__all__ = ["LMDB_HINT", "read_lmdb_keys", "read_sqlite_keys"]
+__all__ = ["LMDB_HINT", "open_lmdb", "read_lmdb_keys", "read_sqlite_keys"]
 
 LMDB_HINT: Final = "reading LMDB needs the lmdb package: pip install 'lexcodecs[lmdb]'"
 
@@ -39,6 +39,22 @@ _STORAGE_CLASSES: Final[dict[type, str]] = {type(None): "NULL", int: "an INTEGER
 
 #: ``(number, key)`` pairs of a store, opened anew at each call
 Keys = Callable[[], Iterator[tuple[int, Any]]]
+
+
+def open_lmdb(path: str | os.PathLike[str], what: str, *, max_dbs: int = 0) -> Any:
+    """An LMDB environment opened read-only, without its lock (a directory, or its data
+    file); a SourceError when the lmdb package is missing (:data:`LMDB_HINT`), when the path
+    is a pipe or a device (LMDB would wait for ever) or not an environment."""
+    try:
+        import lmdb
+    except ImportError:
+        raise SourceError(LMDB_HINT, source=what) from None
+    check_lmdb(path, what)
+    try:
+        return lmdb.open(os.fspath(path), readonly=True, lock=False, create=False,
+                         subdir=os.path.isdir(path), max_dbs=max_dbs)
+    except lmdb.Error as exc:
+        raise SourceError(f"not an LMDB environment ({exc})", source=what) from None
 
 
 def read_sqlite_keys(path: str | os.PathLike[str], table: str, column: str,
@@ -80,16 +96,8 @@ def read_lmdb_keys(path: str | os.PathLike[str], codec: Codec | str, *, db: str 
     check_limit(limit)
     codec = get_codec(codec) if isinstance(codec, str) else codec
     what = f"{codec.name} keys in LMDB {os.fspath(path)}" + (f", database {db}" if db else "")
-    try:
-        import lmdb
-    except ImportError:
-        raise SourceError(LMDB_HINT, source=what) from None
-    check_lmdb(path, what)  # a pipe or a device would make LMDB wait for ever
-    try:
-        env = lmdb.open(os.fspath(path), readonly=True, lock=False, create=False,
-                        subdir=os.path.isdir(path), max_dbs=1 if db else 0)
-    except lmdb.Error as exc:
-        raise SourceError(f"not an LMDB environment ({exc})", source=what) from None
+    env = open_lmdb(path, what, max_dbs=1 if db else 0)
+    import lmdb  # there: open_lmdb imported it
     try:
         try:
             handle = env.open_db(db.encode("utf-8"), create=False) if db else None
