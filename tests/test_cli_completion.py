@@ -97,7 +97,7 @@ needs_bash = pytest.mark.skipif(BASH is None, reason="bash is not installed")
 def bash(program: str, *args: str) -> str:
     assert BASH is not None
     done = subprocess.run([BASH, "--norc", "--noprofile", "-c", program, "bash", *args],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     return done.stdout
@@ -172,8 +172,7 @@ def test_zsh_escapes_odd_help() -> None:
     assert "'(--path)--path=[it'\\''s \\[odd\\] \\\\ '\\''quoted'\\'']:FILE:_files'" in text
     assert "'odd:it'\\''s odd: [x]'" in text
     if ZSH:
-        done = subprocess.run([ZSH, "-n"], input=text, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run([ZSH, "-n"], input=text, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
 
 
@@ -181,8 +180,7 @@ def test_fish_escapes_odd_help() -> None:
     text = completion_script("fish", odd_parser(), ["c"])
     assert "-l path -r -F -d 'it\\'s [odd] \\\\ \\'quoted\\''" in text
     if FISH:
-        done = subprocess.run([FISH, "-n"], input=text, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run([FISH, "-n"], input=text, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
 
 
@@ -193,7 +191,7 @@ def test_fish_escapes_odd_help() -> None:
 def test_zsh_syntax() -> None:
     assert ZSH is not None
     done = subprocess.run([ZSH, "-n"], input=completion_script("zsh"), capture_output=True,
-                          text=True, timeout=60)
+                          text=True)
     assert done.returncode == 0, done.stderr
 
 
@@ -201,7 +199,7 @@ def test_zsh_syntax() -> None:
 def test_fish_syntax() -> None:
     assert FISH is not None
     done = subprocess.run([FISH, "-n"], input=completion_script("fish"), capture_output=True,
-                          text=True, timeout=60)
+                          text=True)
     assert done.returncode == 0, done.stderr
 
 

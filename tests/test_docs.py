@@ -278,7 +278,7 @@ def test_console_examples(page: Path, tmp_path: Path) -> None:
             EMULATED[command](tmp_path, env)
             continue
         done = subprocess.run(["bash", "-c", f"(exit {status}); {command}"], cwd=tmp_path,
-                              env=env, capture_output=True, text=True, timeout=600)
+                              env=env, capture_output=True, text=True)
         status = done.returncode  # what the next command's $? says
         want, got = mask(expected, tmp_path), mask(done.stdout + done.stderr, tmp_path)
         if not same(want, got):

@@ -142,7 +142,7 @@ def test_a_missing_module_warns_in_one_line_charged_to_the_callers_line(tmp_path
         key = codec.encode(("a", 1), "a:string, b:int64")
     """), encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          cwd=tmp_path, env=without_module_env(), timeout=60)
+                          cwd=tmp_path, env=without_module_env())
     assert done.returncode == 0, done.stderr
     warning, source = done.stderr.splitlines()  # Python's warning line, then the user's line
     assert warning.startswith(f"{script}:5: CompiledUnavailableWarning: {MISSING}"), warning
@@ -161,7 +161,7 @@ def test_the_command_line_says_a_missing_module_in_one_line() -> None:
         sys.exit(main(["encode", "-c", "skv", "-s", "a:string", "('a',)"]))
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=ROOT, env=without_module_env(), timeout=60)
+                          cwd=ROOT, env=without_module_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout == get_codec("skv").encode(("a",), "a:string").hex() + "\n"
     assert done.stderr.count("\n") == 1, done.stderr
