@@ -548,6 +548,26 @@ def buffer_value(v: Any) -> bytes:
                           expected="readable bytes") from None
 
 
+def text_value(v: Any, expected: str = "str (use a bytes field for bytes)") -> bytes:
+    """A string field's *v* as UTF-8 (:func:`utf8_value`), anything but a str refused with
+    *expected* (by the real type: ``isinstance`` would believe a ``__class__`` property)."""
+    if not issubclass(type(v), str):
+        raise UnsupportedTypeError(f"{type(v).__name__} value in a string field", value=v,
+                                   expected=expected)
+    return utf8_value(v)
+
+
+def bytes_value(v: Any, expected: str = "bytes (use a string field for str)") -> bytes:
+    """A bytes field's *v* (:func:`buffer_value`), anything but bytes, bytearray and
+    memoryview refused with *expected*."""
+    if type(v) is bytes:
+        return v
+    if not issubclass(type(v), (bytes, bytearray, memoryview)):
+        raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
+                                   expected=expected)
+    return buffer_value(v)
+
+
 def float_holds(n: int, mantissa: int = 53, max_bits: int = 1024) -> bool:
     """Whether the int *n* is exactly a binary float of *mantissa* significant bits below
     ``2**max_bits`` (a float64 by default; a float32 is 24 and 128): its odd part fits the

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..._bytes import invert
-from ...codec import buffer_value, float_holds, utf8_value
+from ...codec import bytes_value, float_holds, text_value
 from ...errors import EncodeError, UnsupportedTypeError, with_article
 from ...types import Float32, InfinitySentinel
 from .format import (
@@ -96,19 +96,11 @@ def _float_value(v: Any) -> float:
 
 
 def _text_value(v: Any) -> bytes:
-    if not _is(v, str):
-        raise UnsupportedTypeError(f"{type(v).__name__} value in a string field", value=v,
-                                   expected="str or INFINITY (use a bytes field for bytes)")
-    return utf8_value(v)
+    return text_value(v, "str or INFINITY (use a bytes field for bytes)")
 
 
 def _bytes_value(v: Any) -> bytes:
-    if type(v) is bytes:
-        return v
-    if not _is(v, (bytes, bytearray, memoryview)):
-        raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
-                                   expected="bytes or INFINITY (use a string field for str)")
-    return buffer_value(v)
+    return bytes_value(v, "bytes or INFINITY (use a string field for str)")
 
 
 # -- writers: one ascending item (spec §2-§4) ----------------------------------------------

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..._bytes import invert, order_bits
-from ...codec import buffer_value, float_holds, utf8_value
+from ...codec import bytes_value, float_holds, text_value
 from ...errors import EncodeError, UnsupportedTypeError, with_article
 from ...types import Float32
 from .format import TERMINATOR, FieldLayout, TypeFormat
@@ -124,22 +124,6 @@ def _float_value(v: Any, table: dict[type, Callable[[Any], float]], field_type: 
     return x
 
 
-def _text_value(v: Any) -> bytes:
-    if not _is(v, str):
-        raise UnsupportedTypeError(f"{type(v).__name__} value in a string field", value=v,
-                                   expected="str (use a bytes field for bytes)")
-    return utf8_value(v)
-
-
-def _bytes_value(v: Any) -> bytes:
-    if type(v) is bytes:
-        return v
-    if not _is(v, (bytes, bytearray, memoryview)):
-        raise UnsupportedTypeError(f"{type(v).__name__} value in a bytes field", value=v,
-                                   expected="bytes (use a string field for str)")
-    return buffer_value(v)
-
-
 # -- writers: one ascending field, TYPE PAYLOAD 00 01 ---------------------------------------
 
 
@@ -148,11 +132,11 @@ def _escaped(data: bytes) -> bytes:
 
 
 def _string_writer(fmt: TypeFormat) -> Writer:
-    return lambda v: _escaped(_text_value(v))
+    return lambda v: _escaped(text_value(v))
 
 
 def _bytes_writer(fmt: TypeFormat) -> Writer:
-    return lambda v: _escaped(_bytes_value(v))
+    return lambda v: _escaped(bytes_value(v))
 
 
 def _signed_writer(fmt: TypeFormat) -> Writer:
