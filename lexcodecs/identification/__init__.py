@@ -122,14 +122,14 @@ def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
     names = list(available_codecs() if codecs is None else codecs)
     lengths = [len(k) for k in keys]
     sample = spread(keys, SAMPLE)
-    scored: list[tuple[tuple[Any, ...], Candidate, tuple[Any, ...]]] = []
+    scored: list[_Scored] = []
     for order, name in enumerate(names):
         codec = get_codec(name)
         for found, rate, loose in _best_of(codec, keys, sample, lengths):
             candidate = _candidate(name, codec, found, rate, loose, keys)
             values = tuple(describe_value(v, 10**6) for v in found.values)
             scored.append(((*_rank(found, rate, loose), order, candidate.schema), candidate,
-                           values))
+                           values, plainness(found.specs, found)))
     scored.sort(key=lambda s: s[0])
     return Identification(len(keys), tuple(_judged(scored, len(keys))[:limit]))
 
@@ -221,14 +221,18 @@ def _element_types(codec: Codec, keys: Sequence[bytes]) -> tuple[tuple[str, ...]
     return tuple(tuple(sorted(s)) for s in seen) if seen else None
 
 
-def _judged(scored: list[tuple[tuple[Any, ...], Candidate, tuple[Any, ...]]],
-            total: int) -> list[Candidate]:
+#: a candidate as identify ranks it: (its rank, the candidate, its decoded values as text,
+#: its plainness)
+_Scored = tuple[tuple[Any, ...], Candidate, tuple[Any, ...], tuple[float, int]]
+
+
+def _judged(scored: list[_Scored], total: int) -> list[Candidate]:
     """The candidates, best first, with their confidence and evidence; candidates that read
     every key as the same values with the same bytes as a better one folded into it."""
-    strong = [(rank[-3:-1], c) for rank, c, _ in scored if _strong(c, total)]
+    strong = [(plain, c) for _, c, _, plain in scored if _strong(c, total)]
     out: list[Candidate] = []
     by_values: dict[tuple[Any, ...], int] = {}
-    for _, c, values in scored:
+    for _, c, values, _ in scored:
         if c.decoded == total and c.roundtrip and values in by_values:
             first = out[by_values[values]]
             out[by_values[values]] = attrs.evolve(
@@ -237,7 +241,7 @@ def _judged(scored: list[tuple[tuple[Any, ...], Candidate, tuple[Any, ...]]],
         if c.decoded == total and c.roundtrip:
             by_values[values] = len(out)
         out.append(c)
-    plain = {(c.codec, c.schema): rank[-3:-1] for rank, c, _ in scored}
+    plain = {(c.codec, c.schema): p for _, c, _, p in scored}
     judged: list[Candidate] = []
     for place, c in enumerate(out):
         # a rival reads the keys as other values, as plainly: the bytes cannot tell them apart
