@@ -29,7 +29,7 @@ import contextlib
 import datetime as _dt
 import difflib
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import (
     TYPE_CHECKING,
@@ -347,12 +347,17 @@ class Option:
     """A codec option: its default, its allowed values (or a check), and a line of help.
 
     ``check`` returns ``None`` for a good value or a text saying what was expected.
+    ``guess``, for an option without ``choices``, gives the values worth trying on keys
+    nobody documented (:func:`lexcodecs.identify` tries each ``choices`` value and each
+    guess: a table number every key starts with, say).
     """
 
     default: Any
     doc: str = ""
     choices: tuple[Any, ...] | None = None
     check: Callable[[Any], str | None] | None = attrs.field(default=None, eq=False)
+    guess: Callable[[Sequence[bytes]], Iterable[Any]] | None = attrs.field(default=None,
+                                                                          eq=False)
 
     def problem(self, value: Any) -> str | None:
         """``None`` for a good value, else what was expected."""

@@ -57,8 +57,10 @@ _NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 class Options(Mapping[str, OptionValue]):
     """An immutable, hashable mapping of field options (``length=8``, ``final=true``)."""
 
-    __slots__ = ("_items", "_key")
+    __slots__ = ("_by_name", "_items", "_key")
     _items: tuple[tuple[str, OptionValue], ...]
+    #: the items as a dict: codecs look their options up on every bind
+    _by_name: dict[str, OptionValue]
     #: the items with each value's type: what equality and the hash compare (True == 1 in
     #: Python, but final=true and final=1 are different options). Made once: a codec finds
     #: its bound schema by the schema, so these run on every encode given an equal schema
@@ -80,12 +82,13 @@ class Options(Mapping[str, OptionValue]):
                                   value=value, expected="a str, int or bool")
         self._items = tuple(sorted(pairs.items()))
         self._key = tuple((k, type(v), v) for k, v in self._items)
+        self._by_name = dict(self._items)
 
     def __getitem__(self, key: str) -> OptionValue:
-        for k, v in self._items:
-            if k == key:
-                return v
-        raise KeyError(key)
+        return self._by_name[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._by_name.get(key, default)
 
     def __iter__(self) -> Iterator[str]:
         return (k for k, _ in self._items)

@@ -374,7 +374,7 @@ def test_migrate_from_auto_uses_a_high_confidence_reading(
     ("noise", ["--input", "{dir}/keys.hex"], "--from auto: they look most like"),
     (None, ["--input", "-"], "--from auto reads the keys twice"),
     ("table", ["--from-option", "nan=go", "--sqlite", "{dir}/shop.db", "--table", "events",
-               "--key-column", "key"], "--from auto tries each codec with its default"),
+               "--key-column", "key"], "--from auto finds the codec's options too"),
 ])
 def test_migrate_from_auto_refuses_without_a_confident_reading(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, make: str | None,

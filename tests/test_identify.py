@@ -91,34 +91,77 @@ def test_keys_of_every_codec_are_identified(name: str) -> None:
         name, text, [(c.codec, c.schema) for c in found[:3]])
 
 
-def _vector_sets() -> list[tuple[str, str]]:
-    """(vector file, schema) for the two schemas with the most keys (10 or more) in each
-    vector file."""
+def _vector_sets() -> list[tuple[str, str, str]]:
+    """(vector file, schema, codec options as JSON) for the two groups of one schema and one
+    set of codec options with the most keys (10 or more) in each vector file."""
     out = []
     for path in sorted((ROOT / "conformance" / "vectors").glob("*.json")):
-        counts: dict[str, int] = {}
+        counts: dict[tuple[str, str], int] = {}
         for case in load_vectors(path).cases:
-            if case.key is not None and case.schema is not None and case.values is not None \
-                    and not case.options:
-                counts[str(case.schema)] = counts.get(str(case.schema), 0) + 1
-        # the two largest; field options are not searched yet (docs/identify.md)
-        largest = sorted((-n, text) for text, n in counts.items() if n >= 10 and "=" not in text)
-        out += [(path.name, text) for _, text in largest[:2]]
+            if case.key is not None and case.schema is not None and case.values is not None:
+                group = (str(case.schema), json.dumps(case.options or {}, sort_keys=True))
+                counts[group] = counts.get(group, 0) + 1
+        largest = sorted((-n, group) for group, n in counts.items() if n >= 10)
+        out += [(path.name, *group) for _, group in largest[:2]]
     return out
 
 
-@pytest.mark.parametrize(("file", "text"), _vector_sets())
-def test_keys_the_reference_implementations_wrote_are_identified(file: str, text: str) -> None:
-    """Keys of one schema from a vector file (written by the format's reference code), with
-    the values they hold: one of the first three candidates writes every key again."""
+@pytest.mark.parametrize(("file", "text", "options"), _vector_sets())
+def test_keys_the_reference_implementations_wrote_are_identified(file: str, text: str,
+                                                                 options: str) -> None:
+    """Keys of one schema and codec options from a vector file (written by the format's
+    reference code), with the values they hold: one of the first three candidates writes
+    every key again."""
     cases = [c for c in load_vectors(ROOT / "conformance" / "vectors" / file).cases
              if c.key is not None and str(c.schema) == text and c.values is not None
-             and not c.options]
+             and json.dumps(c.options or {}, sort_keys=True) == options]
     rows = [c.values for c in cases if c.values is not None]
     keys = [c.key for c in cases if c.key is not None]
     found = identify(keys).candidates
     assert any(reproduces(c, rows, keys) for c in found[:3]), (
-        file, text, [(c.codec, c.schema) for c in found[:3]])
+        file, text, options, [(c.codec, c.options, c.schema) for c in found[:3]])
+
+
+def _rows(n: int, *makers: Any) -> list[tuple[Any, ...]]:
+    return [tuple(make(i) for make in makers) for i in range(n)]
+
+
+#: keys that only a codec option or a field option writes: (codec, its options, schema,
+#: rows). Each option is found from what the codec declares (``OPTIONS``' choices and
+#: guesses, ``FIELD_OPTIONS``' choices, NULL placement)
+WITH_OPTIONS: list[tuple[str, dict[str, Any], str, list[tuple[Any, ...]]]] = [
+    ("sqlite4", {"table": 10}, "a:string, n:int64",
+     _rows(30, lambda i: f"user{i % 7}", lambda i: i * 1000 - 7000)),
+    ("hbase-orderedbytes", {"api": "struct"}, "a:string, b:string, c:string",
+     _rows(30, lambda i: f"t{i % 5}", lambda i: f"b{i}" if i % 3 else None,
+           lambda i: f"x{i}" if i % 3 == 1 else None)),
+    ("orderly", {"struct_termination": "MUST"}, "a:string, n:int64",
+     _rows(30, lambda i: f"k{i % 4}", lambda i: i * 101)),
+    ("orderedcode", {}, "a:string, s:bytes trailing=true",
+     _rows(30, lambda i: f"user{i % 4}", lambda i: bytes(range(i % 9)))),
+    ("ordered-binary", {"array": True}, "x:float64",
+     _rows(30, lambda i: i * 1.25 - 10)),
+    ("skv", {}, "a:string nulls last, n:int64",
+     _rows(30, lambda i: None if i % 4 == 0 else f"u{i}", lambda i: i)),
+    ("hbase-orderedbytes", {}, "a:string, b:bytes desc encoding=blobcopy",
+     _rows(30, lambda i: f"t{i % 3}", lambda i: bytes(range(1, 1 + i % 6)))),
+    ("hbase-orderedbytes", {}, "a:int64, b:bytes encoding=blobcopy",
+     _rows(30, lambda i: i * 3, lambda i: bytes(range(i % 6)))),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "text", "rows"), WITH_OPTIONS,
+                         ids=[f"{n}-{t}" for n, _, t, _ in WITH_OPTIONS])
+def test_keys_written_with_options_are_identified(name: str, options: dict[str, Any],
+                                                  text: str, rows: list[tuple[Any, ...]]
+                                                  ) -> None:
+    """The first candidate's codec, options and schema write every key again."""
+    bound = get_codec(name, **options).bind(text)
+    keys = [bound.encode(row) for row in rows]
+    found = identify(keys).candidates
+    assert found
+    assert reproduces(found[0], rows, keys), (
+        name, options, text, [(c.codec, c.options, c.schema) for c in found[:3]])
 
 
 def test_random_bytes_are_no_known_format() -> None:
@@ -161,6 +204,13 @@ def test_a_plugin_takes_part_through_what_it_declares() -> None:
         keys = [bound.encode((f"k{i}", i * 3)) for i in range(30)]
         best = identify(keys).candidates[0]
         assert (best.codec, best.schema) == ("toy-id", "f0:string, f1:int64 desc")
+        # and its NULL placement, a field option it declares by its capabilities
+        bound = get_codec("toy-id").bind("a:string nulls last, b:int64")
+        rows = [(None if i % 5 == 0 else f"k{i}", i) for i in range(30)]
+        keys = [bound.encode(row) for row in rows]
+        found = identify(keys, codecs=["toy-id", *BUILTIN_CODECS]).candidates
+        assert found[0].codec == "toy-id"
+        assert reproduces(found[0], rows, keys)
     finally:
         unregister("toy-id")
 

@@ -221,7 +221,7 @@ def _table(candidates: tuple[Candidate, ...]) -> Any:
 
 def _details(best: Candidate) -> str:
     """The first candidate's evidence, examples, same-bytes readings and next step."""
-    lines = [f"{best.codec} {best.schema}: {best.confidence} confidence"]
+    lines = [f"{best.label}: {best.confidence} confidence"]
     lines += [f"  - {line}" for line in best.evidence]
     if best.examples:
         lines.append("examples:")

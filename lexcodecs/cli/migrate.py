@@ -111,8 +111,8 @@ def _auto_source(args: argparse.Namespace) -> tuple[Codec, KeySchema]:
     from ..sources.records import SourceError
 
     if args.from_options:
-        raise CliError("--from auto tries each codec with its default options: name the "
-                       "codec to give it options")
+        raise CliError("--from auto finds the codec's options too: name the codec to give "
+                       "it options")
     if args.input == "-":
         raise CliError("--from auto reads the keys twice: give --input a file, not standard "
                        "input")

@@ -18,29 +18,39 @@ How the schemas are found is :mod:`lexcodecs.identification.search`'s docstring;
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import attrs
 
 from ..codec import Codec, as_key_bytes
-from ..errors import describe_value
+from ..errors import DecodeError, LexCodecError, describe_value
 from ..registry import available_codecs, get_codec
 from .search import (
+    CONTROL,
     SAMPLE,
     SEARCHES,
     Binder,
+    FieldOption,
     Found,
+    Search,
     Spec,
+    field_variants,
     looseness,
     plainness,
+    refine,
+    same_value,
+    schema_of,
     schema_text,
+    search_schemas,
     specificity,
     spread,
+    unlikely_fields,
     verify,
 )
 
-__all__ = ["CATCH_ALL", "EXAMPLES", "Candidate", "Identification", "identify"]
+__all__ = ["CATCH_ALL", "EXAMPLES", "Candidate", "Identification", "codec_variants", "identify"]
 
 #: a schema that decodes at least this share of random byte strings explains nothing
 CATCH_ALL: Final = 0.5
@@ -85,9 +95,16 @@ class Candidate:
     element_types: tuple[tuple[str, ...], ...] | None = None
     #: the fields (by index) whose string or bytes values hold control bytes in most keys
     control_fields: tuple[int, ...] = ()
+    #: the fields whose values are no likely data in most keys (text with control
+    #: characters, floats like 7.4e-258): more likely other bytes read as these types
+    unlikely_fields: tuple[int, ...] = ()
+    #: the codec, its options off their defaults and the schema, for people
+    #: (``"sqlite4 table=10 f0:string"``); not in :meth:`to_dict`, which has each part
+    label: str = attrs.field(default="", eq=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         out = attrs.asdict(self, recurse=False)
+        del out["label"]
         out["evidence"] = list(self.evidence)
         out["examples"] = [{"hex": h, "values": v} for h, v in self.examples]
         out["same_bytes_as"] = list(self.same_bytes_as)
@@ -117,47 +134,159 @@ def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
              limit: int = 10) -> Identification:
     """The codecs and schemas that explain *keys*, best first (at most *limit*), each with
     its confidence and evidence. *codecs*: the registry names to try (default: every
-    available codec, plugins included)."""
+    available codec, plugins included).
+
+    Every codec is tried with its default options first. When no candidate is then strong
+    (every key decoding, re-encoding, in order, under a specific schema, no field holding
+    another format's control bytes), the options each
+    codec declares are tried too: its other option values (:func:`codec_variants`) and its
+    field options (:func:`~lexcodecs.identification.search.field_variants`)."""
     keys = [as_key_bytes("identify", k) for k in keys]
     names = list(available_codecs() if codecs is None else codecs)
     lengths = [len(k) for k in keys]
     sample = spread(keys, SAMPLE)
-    scored: list[_Scored] = []
+    scored: dict[tuple[str, str, str], _Scored] = {}
+    binders: dict[tuple[str, str], Binder] = {}  # by codec and options: each schema bound once
+    first: dict[str, list[tuple[Spec, ...]]] = {}
+
+    def add(order: int, name: str, codec: Codec, found: Found, rate: float, loose: float
+            ) -> None:
+        candidate = _candidate(name, codec, found, rate, loose, keys)
+        ident = (repr(sorted(candidate.options.items())), candidate.schema)
+        if (name, *ident) in scored:
+            return
+        values = tuple(describe_value(v, 10**6) for v in found.values)
+        extra = len(_options(codec, changed=True)) + sum(len(s.options) for s in found.specs)
+        scored[(name, *ident)] = ((*_rank(found, rate, loose, extra), order, candidate.schema),
+                                  candidate, values, plainness(found.specs, found))
+
     for order, name in enumerate(names):
         codec = get_codec(name)
-        for found, rate, loose in _best_of(codec, keys, sample, lengths):
-            candidate = _candidate(name, codec, found, rate, loose, keys)
-            values = tuple(describe_value(v, 10**6) for v in found.values)
-            scored.append(((*_rank(found, rate, loose), order, candidate.schema), candidate,
-                           values, plainness(found.specs, found)))
-    scored.sort(key=lambda s: s[0])
-    return Identification(len(keys), tuple(_judged(scored, len(keys))[:limit]))
+        first[name] = []
+        for found, rate, loose in _best_of(codec, keys, sample, lengths, binders):
+            first[name].append(found.specs)
+            add(order, name, codec, found, rate, loose)
+    if not any(_strong(c, len(keys)) and not c.control_fields
+               for _, c, _, _ in scored.values()):
+        for order, name in enumerate(names):
+            default = get_codec(name)
+            variants = field_variants(default)
+            # field options join the default options' schema search; under other codec
+            # options, they refine what a plain search finds (each a search of its own cost
+            # seconds on keys no codec explains)
+            for codec in (default, *codec_variants(name, default, sample)):
+                alike = codec is not default and _decodes_alike(default, codec, sample)
+                for found, rate, loose in _best_of(
+                        codec, keys, sample, lengths, binders, start=first[name],
+                        searching=not alike, variants=variants,
+                        search_variants=variants if codec is default else ()):
+                    add(order, name, codec, found, rate, loose)
+    ranked = sorted(scored.values(), key=lambda s: s[0])
+    return Identification(len(keys), tuple(_judged(ranked, len(keys))[:limit]))
 
 
-def _rank(found: Found, rate: float, loose: float) -> tuple[Any, ...]:
+def codec_variants(name: str, codec: Codec, keys: Sequence[bytes]) -> list[Codec]:
+    """The codec *name* with one option changed, for each other value worth trying, from
+    what it declares (``OPTIONS``): each ``choices`` value but the default, and each value
+    its ``guess`` gives for *keys*."""
+    out: list[Codec] = []
+    for option_name, option in getattr(codec, "OPTIONS", {}).items():
+        values = [*(option.choices or ()), *(option.guess(keys) if option.guess else ())]
+        for value in values:
+            if same_value(value, option.default):
+                continue
+            try:
+                out.append(get_codec(name, **{option_name: value}))
+            except LexCodecError:
+                continue
+    return out
+
+
+def _decodes_alike(default: Codec, other: Codec, keys: Sequence[bytes]) -> bool:
+    """Whether *other* (the codec under other options) reads *keys* as *default* does,
+    under every schema of one field or of one field twice: the same values, or the same
+    refusal at the same byte. Then a search under it finds what the search under the
+    defaults found (options that change only how keys are written, or keys these options
+    do not touch)."""
+    have = sorted(default.capabilities.field_types - {"tuple"})
+    orders = (False, True) if default.capabilities.descending else (False,)
+    for specs in ((Spec(t, d),) * n for t in have for d in orders for n in (1, 2)):
+        bound = [_bound_or_none(c, specs) for c in (default, other)]
+        if (bound[0] is None) != (bound[1] is None):
+            return False
+        if bound[0] is None:
+            continue
+        for key in keys:
+            if _outcome(bound[0], key) != _outcome(bound[1], key):
+                return False
+    return True
+
+
+def _bound_or_none(codec: Codec, specs: tuple[Spec, ...]) -> Any:
+    try:
+        return codec.bind(schema_of(specs))
+    except LexCodecError:
+        return None
+
+
+def _outcome(bound: Any, key: bytes) -> tuple[Any, ...]:
+    try:
+        return ("values", describe_value(tuple(bound.decode(key)), 10**6))
+    except DecodeError as exc:
+        return ("refused", exc.offset)
+    except Exception as exc:  # any other failure is an outcome too
+        return ("failed", type(exc).__name__)
+
+
+def _rank(found: Found, rate: float, loose: float, options: int = 0) -> tuple[Any, ...]:
     """Better first: more keys decode, they round-trip, the schema explains something, the
-    order holds, it takes fewer of the keys' near misses, then the plainer reading."""
+    order holds, fewer fields hold unlikely values, it takes fewer of the keys' near misses,
+    the plainer reading, then the one that needs fewer options (codec options off their
+    defaults, and field options: a reading with one is no less likely when it explains
+    the bytes better, an skv field's NULLs sorting last against a tag-less format's)."""
     return (-found.decoded, not found.roundtrip, rate >= CATCH_ALL, not found.ordered,
-            round(loose, 1), *plainness(found.specs, found))
+            len(unlikely_fields(found)), round(loose, 1), *plainness(found.specs, found),
+            options)
 
 
 def _best_of(codec: Codec, keys: Sequence[bytes], sample: Sequence[bytes],
-             lengths: Sequence[int]) -> list[tuple[Found, float, float]]:
-    """The codec's schemas from the searches on *sample*, the best :data:`CHECKED` of them
-    (by the sample) then checked on every key: each with its specificity and looseness."""
+             lengths: Sequence[int], binders: dict[tuple[str, str], Binder], *,
+             start: Sequence[tuple[Spec, ...]] = (),
+             searching: bool = True, variants: Sequence[FieldOption] = (),
+             search_variants: Sequence[FieldOption] = ()) -> list[tuple[Found, float, float]]:
+    """The codec's best :data:`CHECKED` schemas on *sample*, then checked on every key:
+    each with its specificity and looseness. The schemas: *start*'s, and the searches'
+    when none of *start*'s decodes every sampled key (with *variants*, the field options
+    to try: each schema's last field with each in the schema search, and every field's in
+    a refinement of the best schemas)."""
+    bind = binders.setdefault((type(codec).__qualname__, repr(sorted(codec.config().items()))),
+                              Binder(codec))
     seen: dict[tuple[Spec, ...], tuple[Any, ...]] = {}
-    bind = Binder(codec)
-    for search in SEARCHES:
-        for specs in search(codec, sample, bind):
+
+    def judge(pool: Iterable[tuple[Spec, ...]]) -> None:
+        for specs in pool:
             if specs in seen:
                 continue
             found = verify(codec, specs, sample, bind)
             if found is None or not found.decoded:
                 continue
             seen[specs] = (*_rank(found, specificity(codec, specs, lengths, bind=bind),
-                                  looseness(codec, specs, sample, bind)), len(seen))
+                                  looseness(codec, specs, sample, bind),
+                                  sum(len(s.options) for s in specs)), len(seen))
+
+    judge(start)
+    if searching and not any(r[0] == -len(sample) for r in seen.values()):
+        searches: Sequence[Search] = (
+            SEARCHES if not search_variants else
+            (*SEARCHES[:-1], functools.partial(search_schemas, variants=search_variants)))
+        for search in searches:
+            judge(search(codec, sample, bind))
+    best = sorted(seen, key=seen.__getitem__)[:CHECKED]
+    if variants:
+        judge(refine(specs, sample, bind, variants) for specs in best)
+        best = sorted(seen, key=seen.__getitem__)[:CHECKED]
     out = []
-    for specs in sorted(seen, key=seen.__getitem__)[:CHECKED]:
+    for specs in best:
         found = verify(codec, specs, keys if len(keys) > len(sample) else sample, bind)
         if found is not None and found.decoded:
             out.append((found, specificity(codec, specs, lengths, bind=bind),
@@ -169,16 +298,16 @@ def _candidate(name: str, codec: Codec, found: Found, rate: float, loose: float,
                keys: Sequence[bytes]) -> Candidate:
     examples = tuple((k.hex(), describe_value(v)) for k, v in zip(keys, found.values)
                      if v is not None)[:EXAMPLES]
-    return Candidate(codec=name, options=_options(codec), schema=schema_text(found.specs),
+    schema = schema_text(found.specs)
+    changed = "".join(f" {k}={v}" for k, v in _options(codec, changed=True).items())
+    return Candidate(codec=name, options=_options(codec), schema=schema,
+                     label=f"{name}{changed} {schema}",
                      control_fields=_control_fields(found),
+                     unlikely_fields=unlikely_fields(found),
                      decoded=found.decoded, total=len(keys), roundtrip=found.roundtrip,
                      ordered=found.ordered, random_decodes=rate, loose_decodes=loose,
                      confidence="low",
                      evidence=(), examples=examples, element_types=_element_types(codec, keys))
-
-
-#: bytes no text holds (C0 controls but tab, newline and carriage return)
-_CONTROL: Final = frozenset(range(0x20)) - {0x09, 0x0A, 0x0D}
 
 
 def _control_fields(found: Found) -> tuple[int, ...]:
@@ -191,15 +320,20 @@ def _control_fields(found: Found) -> tuple[int, ...]:
         for row in rows:
             v = row[i]
             data = v.encode("utf-8", "surrogatepass") if isinstance(v, str) else v
-            hits += isinstance(data, (bytes, bytearray)) and not _CONTROL.isdisjoint(data)
+            hits += isinstance(data, (bytes, bytearray)) and not CONTROL.isdisjoint(data)
         if rows and hits * 2 > len(rows):
             out.append(i)
     return tuple(out)
 
 
-def _options(codec: Codec) -> dict[str, Any]:
+def _options(codec: Codec, *, changed: bool = False) -> dict[str, Any]:
+    """The codec's options (*changed*: only those not at their declared default)."""
     config = dict(codec.config())
     config.pop("name", None)
+    if changed:
+        declared = getattr(codec, "OPTIONS", {})
+        config = {k: v for k, v in config.items()
+                  if k not in declared or not same_value(v, declared[k].default)}
     return config
 
 
@@ -232,29 +366,32 @@ def _judged(scored: list[_Scored], total: int) -> list[Candidate]:
     strong = [(plain, c) for _, c, _, plain in scored if _strong(c, total)]
     out: list[Candidate] = []
     by_values: dict[tuple[Any, ...], int] = {}
+    readings: set[tuple[str, str, tuple[Any, ...]]] = set()
     for _, c, values, _ in scored:
+        if (c.codec, c.schema, values) in readings:
+            continue  # a better one reads the keys so, the same codec under other options
+        readings.add((c.codec, c.schema, values))
         if c.decoded == total and c.roundtrip and values in by_values:
             first = out[by_values[values]]
             out[by_values[values]] = attrs.evolve(
-                first, same_bytes_as=(*first.same_bytes_as, f"{c.codec} {c.schema}"))
+                first, same_bytes_as=(*first.same_bytes_as, c.label))
             continue
         if c.decoded == total and c.roundtrip:
             by_values[values] = len(out)
         out.append(c)
-    plain = {(c.codec, c.schema): p for _, c, _, p in scored}
+    plain = {c.label: p for _, c, _, p in scored}
     judged: list[Candidate] = []
     for place, c in enumerate(out):
         # a rival reads the keys as other values, as plainly: the bytes cannot tell them apart
-        rivals = [s for p, s in strong if p == plain[(c.codec, c.schema)]
-                  and f"{s.codec} {s.schema}" not in c.same_bytes_as
-                  and (s.codec, s.schema) != (c.codec, c.schema)]
+        rivals = [s for p, s in strong if p == plain[c.label]
+                  and s.label not in c.same_bytes_as and s.label != c.label]
         judged.append(_confidence(c, total, rivals, better=judged[:1] if place else []))
     return judged
 
 
 def _strong(c: Candidate, total: int) -> bool:
     return (c.decoded == total and c.roundtrip and c.ordered and c.random_decodes <= SPECIFIC
-            and c.loose_decodes < LOOSE)
+            and c.loose_decodes < LOOSE and not c.unlikely_fields)
 
 
 def _confidence(c: Candidate, total: int, rivals: list[Candidate],
@@ -274,6 +411,10 @@ def _confidence(c: Candidate, total: int, rivals: list[Candidate],
                         "explained")
     if c.same_bytes_as:
         evidence.append("written identically by " + ", ".join(c.same_bytes_as))
+    if c.unlikely_fields:
+        evidence.append("field " + ", ".join(f"f{i}" for i in c.unlikely_fields)
+                        + " holds unlikely values in most keys (text with control "
+                          "characters, floats beyond 1e±60): other bytes read as these types")
     if c.control_fields:
         evidence.append("field " + ", ".join(f"f{i}" for i in c.control_fields)
                         + " holds control bytes in most keys: it may be another format's "
@@ -287,10 +428,9 @@ def _confidence(c: Candidate, total: int, rivals: list[Candidate],
             evidence.append(f"only {total} keys")
         if rivals:
             evidence.append("other schemas explain these bytes as well: "
-                            + ", ".join(f"{r.codec} {r.schema}" for r in rivals[:3]))
+                            + ", ".join(r.label for r in rivals[:3]))
         if better:
-            evidence.append(f"a plainer reading comes first: {better[0].codec} "
-                            f"{better[0].schema}")
+            evidence.append(f"a plainer reading comes first: {better[0].label}")
     else:
         level = "low"
     return attrs.evolve(c, confidence=level, evidence=tuple(evidence))

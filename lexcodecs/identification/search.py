@@ -19,6 +19,12 @@ way, and nothing here names a built-in codec):
    the key. Schemas that explain every sampled key are kept, the most bytes explained
    first; the ones that decode whole keys are the candidates.
 
+3. **Options** (only when the defaults leave no strong candidate; the round is driven by
+   ``lexcodecs.identification.identify``): the codec under each other value of its
+   declared options, and the field options it declares (:func:`field_variants`), tried in
+   the schema search where a field fails without one, and by :func:`refine` on the best
+   schemas, field by field.
+
 Every candidate is then checked on every key (:func:`verify`): how many decode, whether
 each decoded key re-encodes to its own bytes, whether the values' natural order is the
 keys' byte order, and how *specific* the schema is: the share of random byte strings (of
@@ -34,13 +40,15 @@ commonest integer and float first).
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import random
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from ..codec import Codec
 from ..errors import DecodeError, describe_value
@@ -56,13 +64,20 @@ __all__ = [
     "TYPES_OF_VALUE",
     "TYPE_ORDER",
     "Binder",
+    "FieldOption",
     "Found",
+    "Search",
+    "Spec",
+    "field_variants",
     "looseness",
     "plainness",
+    "refine",
+    "same_value",
     "schemaless_schemas",
     "search_schemas",
     "specificity",
     "spread",
+    "unlikely_fields",
     "verify",
 ]
 
@@ -91,7 +106,7 @@ TYPES_OF_VALUE: Final[dict[type, tuple[str, ...]]] = {
     float: ("float64", "float32"),
     Float32: ("float32",),
     str: ("string",),
-    bytes: ("bytes",),
+    bytes: ("string", "bytes"),  # a codec may decode its text as bytes without a schema
     uuid.UUID: ("uuid",),
     Decimal: ("decimal",),
     datetime: ("timestamp",),
@@ -102,16 +117,58 @@ TYPES_OF_VALUE: Final[dict[type, tuple[str, ...]]] = {
 
 # -- binding schemas ----------------------------------------------------------------------------
 
-Spec = tuple[str, bool]  # (field type, descending)
+#: a field option as the searches try it: (name, value); ``("nulls", "last")`` is the NULL
+#: placement
+FieldOption = tuple[str, Any]
+
+
+class Spec(NamedTuple):
+    """One field of a schema being sought (its name comes from its place)."""
+
+    type: str
+    descending: bool = False
+    options: tuple[FieldOption, ...] = ()
 
 
 def schema_text(specs: Sequence[Spec]) -> str:
-    return ", ".join(f"f{i}:{t}{' desc' if d else ''}" for i, (t, d) in enumerate(specs))
+    return str(schema_of(specs))
 
 
 def schema_of(specs: Sequence[Spec]) -> KeySchema:
     """The schema of *specs*, built from its fields (parsing its text cost half the search)."""
-    return KeySchema(tuple(Field(f"f{i}", t, descending=d) for i, (t, d) in enumerate(specs)))
+    return KeySchema(tuple(_field(i, spec, _types(spec)) for i, spec in enumerate(specs)))
+
+
+def _types(spec: Spec) -> tuple[type, ...]:
+    """The types of a field's option values: part of what tells two fields apart, as in
+    :class:`~lexcodecs.schema.Options` (True == 1 in Python, final=true is not final=1)."""
+    return tuple(type(v) for _, v in spec.options)
+
+
+@functools.lru_cache(maxsize=4096)
+def _field(index: int, spec: Spec, types: tuple[type, ...]) -> Field:
+    """Field *index* of a schema (made once: the searches bind tens of thousands)."""
+    options = dict(spec.options)
+    nulls = options.pop("nulls", None)
+    return Field(f"f{index}", spec.type, descending=spec.descending, nulls=nulls,
+                 options=options)
+
+
+def field_variants(codec: Codec) -> tuple[FieldOption, ...]:
+    """The field options worth trying on a codec's keys, from what it declares: each
+    ``choices`` value of its ``FIELD_OPTIONS`` but the default, and NULL placement where a
+    field chooses it."""
+    out: list[FieldOption] = []
+    for name, option in getattr(codec, "FIELD_OPTIONS", {}).items():
+        out += [(name, v) for v in option.choices or () if not same_value(v, option.default)]
+    if codec.capabilities.nulls == "both":
+        out += [("nulls", "first"), ("nulls", "last")]
+    return tuple(out)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal and of one type (an option of True is not one of 1)."""
+    return type(a) is type(b) and bool(a == b)
 
 
 class Binder:
@@ -120,15 +177,16 @@ class Binder:
 
     def __init__(self, codec: Codec) -> None:
         self.codec = codec
-        self._bound: dict[tuple[Spec, ...], Any] = {}
+        self._bound: dict[Any, Any] = {}
 
     def __call__(self, specs: tuple[Spec, ...]) -> Any:
-        if specs not in self._bound:
+        key = (specs, *(_types(s) for s in specs if s.options))
+        if key not in self._bound:
             try:
-                self._bound[specs] = self.codec.bind(schema_of(specs))
+                self._bound[key] = self.codec.bind(schema_of(specs))
             except Exception:
-                self._bound[specs] = None
-        return self._bound[specs]
+                self._bound[key] = None
+        return self._bound[key]
 
 
 def _decode(bound: Any, key: bytes) -> tuple[Any, ...] | None:
@@ -183,15 +241,21 @@ def schemaless_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None 
     for i in range(len(decoded[0])):
         kinds = {type(v[i]) for v in decoded if v[i] is not None}
         types = [t for t in _types_for(kinds) if t in have] or sorted(have - {"tuple"})
-        choices.append([(t, d) for t in types for d in orders])
+        choices.append([Spec(t, d) for t in types for d in orders])
     bind = bind or Binder(codec)
     best = [c[0] for c in choices]
 
     def score(specs: Sequence[Spec]) -> int:
+        """The keys that decode under the schema and re-encode to their own bytes (a
+        schema's values, not the schemaless ones: text may decode as bytes without one)."""
         bound = bind(tuple(specs))
         if bound is None:
             return -1
-        return sum(1 for key, values in zip(keys, decoded) if _encodes(bound, values, key))
+        hits = 0
+        for key in keys:
+            values = _decode(bound, key)
+            hits += values is not None and _encodes(bound, values, key)
+        return hits
 
     for _ in range(2):
         for i, options in enumerate(choices):
@@ -218,18 +282,25 @@ def _encodes(bound: Any, values: Sequence[Any], key: bytes) -> bool:
 # -- 2. the schema search -----------------------------------------------------------------------
 
 def search_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None = None, *,
-                   beam: int = BEAM, max_fields: int = MAX_FIELDS) -> list[tuple[Spec, ...]]:
+                   beam: int = BEAM, max_fields: int = MAX_FIELDS,
+                   variants: Sequence[FieldOption] = ()) -> list[tuple[Spec, ...]]:
     """Schemas under which every key of *keys* decodes, from a beam search over field
-    lists (see the module's docstring); at most *beam* for each field count."""
+    lists (see the module's docstring); at most *beam* for each field count. With
+    *variants* (field options), each field may also take each of them."""
     have = sorted(codec.capabilities.field_types - {"tuple"})
     orders = (False, True) if codec.capabilities.descending else (False,)
-    options = [(t, d) for t in have for d in orders]
+    options = [Spec(t, d) for t in have for d in orders]
     # one probe: the first greedy type the codec has (a second took as many binds again, for
     # the same answers on every generated key set)
-    tails = [(t, False) for t in sorted(GREEDY_TYPES) if t in have][:1]
+    tails = [Spec(t) for t in sorted(GREEDY_TYPES) if t in have][:1]
     bind = bind or Binder(codec)
     if _prefix_signal(bind, options, keys):
         tails = []  # a too-short schema says where it stopped: no probes needed
+    # each field type and order with the field options it takes (as a key's one field: most
+    # options are for some types only, and a refused bind costs as much as a good one)
+    with_options = {o: [w for v in variants
+                        if bind((w := o._replace(options=(v,)),)) is not None]
+                    for o in options}
     found: list[tuple[Spec, ...]] = []
     level: list[tuple[Spec, ...]] = [()]
     after_whole = 0  # levels searched since one held whole keys: a greedy field may follow
@@ -237,27 +308,38 @@ def search_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None = No
         scored, unjudged = [], []
         for parent in level:
             for option in options:
-                specs = (*parent, option)
-                bound = bind(specs)
-                if bound is None:
-                    continue
-                probes = [p for p in (bind((*specs, tail)) for tail in tails) if p is not None]
-                total, whole = 0, 0
-                for key in keys:  # fail fast: most schemas are wrong at the first key
-                    n = explained(bound, key, probes)
-                    if n < 0:
+                # a field option is tried where the field without it fails: the options that
+                # matter here change what a field reads (NULL placement, a raw tail); the
+                # others change only how it is written, and refine() finds those
+                for field in (option, *with_options[option]):
+                    specs = (*parent, field)
+                    bound = bind(specs)
+                    if bound is None:
+                        continue
+                    probes = [p for p in (bind((*specs, tail)) for tail in tails)
+                              if p is not None]
+                    total, whole = 0, 0
+                    for key in keys:  # fail fast: most schemas are wrong at the first key
+                        n = explained(bound, key, probes)
+                        if n < 0:
+                            break
+                        total += n
+                        whole += n == len(key)
+                    else:
+                        scored.append((whole, total, specs))
                         break
-                    total += n
-                    whole += n == len(key)
-                else:
-                    scored.append((whole, total, specs))
-                    continue
-                if option[0] in GREEDY_TYPES:
-                    unjudged.append(specs)
+                    if field.type in GREEDY_TYPES:
+                        unjudged.append(specs)
         scored.sort(key=lambda s: (-s[0], -s[1], _type_rank(s[2])))
         found += [specs for n, _, specs in scored if n == len(keys)]
         after_whole += bool(found)
-        level = [specs for _, _, specs in scored[:beam]] + unjudged[:beam]
+        # the beam: the schemas that explain the most bytes, and the plainest ones (a wrong
+        # field that swallows many bytes, a float64 over an integer and what follows it,
+        # explains more of a key for now than the right one)
+        plainest = sorted(scored, key=lambda s: _type_rank(s[2]))
+        level = list(dict.fromkeys([specs for _, _, specs in scored[:beam]]
+                                   + [specs for _, _, specs in plainest[:beam]]))
+        level += unjudged[:beam]
         if not level or after_whole > 2:
             break
     return found
@@ -275,7 +357,40 @@ def _prefix_signal(bind: Binder, options: Sequence[Spec], keys: Sequence[bytes])
 
 def _type_rank(specs: Sequence[Spec]) -> int:
     order = {t: i for i, t in enumerate(TYPE_ORDER)}
-    return sum(order.get(t, len(order)) + d for t, d in specs)
+    return sum(order.get(s.type, len(order)) + s.descending + len(s.options) for s in specs)
+
+
+# -- field options -----------------------------------------------------------------------------
+
+def refine(specs: tuple[Spec, ...], keys: Sequence[bytes], bind: Binder,
+           variants: Sequence[FieldOption]) -> tuple[Spec, ...]:
+    """*specs* with the field options under which the most keys decode and re-encode to
+    their own bytes: a coordinate search (each field, each option value in turn, kept when
+    more keys decode or round-trip; twice over). Decoders that read every form of a field
+    (an orderly field terminated or not) decode keys that only the right option re-encodes."""
+    def score(trial: tuple[Spec, ...]) -> tuple[int, int]:
+        bound = bind(trial)
+        if bound is None:
+            return (-1, -1)
+        values = [_decode(bound, key) for key in keys]
+        return (sum(v is not None for v in values),
+                sum(v is not None and _encodes(bound, v, k) for k, v in zip(keys, values)))
+
+    best, best_score = specs, score(specs)
+    perfect = (len(keys), len(keys))
+    for _ in range(2):
+        for i in range(len(best)):
+            for variant in variants:
+                if best_score == perfect:
+                    return best
+                if variant in best[i].options:
+                    continue
+                options = (*(o for o in best[i].options if o[0] != variant[0]), variant)
+                trial = (*best[:i], best[i]._replace(options=options), *best[i + 1:])
+                trial_score = score(trial)
+                if trial_score > best_score:
+                    best, best_score = trial, trial_score
+    return best
 
 
 # -- checking a candidate on every key ---------------------------------------------------------
@@ -349,12 +464,41 @@ def looseness(codec: Codec, specs: tuple[Spec, ...], keys: Sequence[bytes],
 
 
 def plainness(specs: tuple[Spec, ...], found: Found) -> tuple[float, int]:
-    """How plain a reading is, smaller first: the decoded values' mean length as text, then
-    the fields' places in :data:`TYPE_ORDER` (and a descending field after an ascending)."""
-    texts = [len(describe_value(v)) for v in found.values if v is not None]
+    """How plain a reading is, smaller first: the decoded values' mean length as text (a
+    bool as one character, as the 0 or 1 it is written as: ``True`` is no longer a reading
+    than ``1``), then the fields' places in :data:`TYPE_ORDER` (and a descending field after
+    an ascending)."""
+    texts = [sum(1 if type(v) is bool else len(describe_value(v)) for v in row)
+             for row in found.values if row is not None]
     mean = sum(texts) / len(texts) if texts else 0.0
-    order = {t: i for i, t in enumerate(TYPE_ORDER)}
-    return round(mean), sum(order.get(t, len(order)) + d for t, d in specs)
+    return round(mean), _type_rank(specs)
+
+
+#: bytes no text holds (C0 controls but tab, newline and carriage return)
+CONTROL: Final = frozenset(range(0x20)) - {0x09, 0x0A, 0x0D}
+#: a float whose binary exponent is beyond this, either way, is no likely value (1e±60):
+#: other fields' bytes read as a float's
+WILD_EXPONENT: Final = 200
+
+
+def unlikely_fields(found: Found) -> tuple[int, ...]:
+    """The fields whose values, in most decoded keys, are no likely data: text holding
+    control characters, or floats like 7.4e-258 (other bytes read as these types)."""
+    rows = [v for v in found.values if v is not None]
+    out = []
+    for i in range(len(found.specs)):
+        hits = sum(_unlikely(row[i]) for row in rows)
+        if rows and hits * 2 > len(rows):
+            out.append(i)
+    return tuple(out)
+
+
+def _unlikely(value: Any) -> bool:
+    if type(value) is str:
+        return not CONTROL.isdisjoint(value.encode("utf-8", "surrogatepass"))
+    if isinstance(value, float) and math.isfinite(value) and value:
+        return abs(math.frexp(value)[1]) > WILD_EXPONENT
+    return False
 
 
 def spread(keys: Sequence[bytes], n: int) -> list[bytes]:
@@ -366,5 +510,6 @@ def spread(keys: Sequence[bytes], n: int) -> list[bytes]:
 
 
 #: the searches, in the order they run: keys that decode alone, then the schema search
-SEARCHES: Final[tuple[Callable[[Codec, Sequence[bytes], Binder], list[tuple[Spec, ...]]], ...]] = (
+Search = Callable[[Codec, Sequence[bytes], Binder], list[tuple[Spec, ...]]]
+SEARCHES: Final[tuple[Search, ...]] = (
     schemaless_schemas, search_schemas)

@@ -26,6 +26,7 @@ refused unless it ends the key, as HBase's decoder fails on it.
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 import struct
 from collections.abc import Callable
@@ -409,8 +410,10 @@ def read_descending(read: Reader, key: bytes, pos: int, parts: Parts) -> tuple[A
         raise
 
 
+@functools.cache  # a few hundred at most; binding a schema made them anew
 def field_reader(kind: int, descending: bool, field_type: str, nullable: bool) -> Reader:
-    """The strict reader of one schema field: direction, header and NULL checked."""
+    """The strict reader of one schema field: direction, header and NULL checked (made once
+    for each: readers hold no state)."""
     headers, factory = KIND_READERS[kind]
     read_value = factory(field_type, descending)
     if kind == KIND_FIXED_INT:  # exactly its own width: an int32 field never reads an int64

@@ -58,10 +58,6 @@ INT_LIMIT: Final = 2**1024 - 2**970 - 1
 
 
 
-def _array_problem(value: Any) -> str | None:
-    return None if type(value) is bool else "True or False"
-
-
 def columnar_piece(field: Field) -> Piece | None:
     """*field*'s piece for the columnar kernel: numbers (an int as the double it equals, or
     the double nearer zero and its BigInt remainder; a float64's NaN is declined, the row
@@ -107,7 +103,7 @@ class OrderedBinaryCodec(BaseCodec):
             False, "True: a key of one value is written as the one-element JS array [v] "
             "(numbers in an array always take 9 bytes); False: one value is written bare. "
             "Keys of several values (or none) are arrays either way",
-            check=_array_problem),
+            choices=(False, True)),
     }
     CAPABILITIES = Capabilities(
         field_types=set(FIELD_PY_TYPES),

@@ -13,6 +13,7 @@ that ``inspect`` is (``explain.py``). The compiled module's bound class is a sub
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -54,8 +55,10 @@ def field_kind(field: Field) -> int:
     return KINDS[(field.type, str(field.options.get("encoding", "var")))]
 
 
+@functools.lru_cache(maxsize=1024)
 def field_codec(field: Field, desc: bool) -> FieldCodec:
-    """The codec of *field*, effectively descending when *desc*."""
+    """The codec of *field*, effectively descending when *desc* (made once for each: a field
+    codec holds no state, and making one costs more than the bind around it)."""
     return FIELD_CODECS[field_kind(field)](field, desc)
 
 

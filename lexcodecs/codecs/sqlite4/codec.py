@@ -68,6 +68,20 @@ def _check_table(value: Any) -> str | None:
     return "None or a table number 0..2^64-1 (an int)"
 
 
+def _guess_table(keys: Sequence[bytes]) -> tuple[int, ...]:
+    """The table number every key starts with, if they all start with the same varint (a
+    guess for keys nobody documented: a key's values follow its table number)."""
+    tables = set()
+    for key in keys:
+        try:
+            tables.add(read_varint(key, 0, False, "table number")[0])
+        except LexCodecError:
+            return ()
+        if len(tables) > 1:
+            return ()
+    return tuple(tables)
+
+
 # -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
 
 
@@ -104,7 +118,7 @@ class Sqlite4Codec(BaseCodec):
     COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
     OPTIONS: ClassVar = {
         "table": Option(None, "the table number written as a varint before the values "
-                        "(None: no table number)", check=_check_table),
+                        "(None: no table number)", check=_check_table, guess=_guess_table),
     }
     FIELD_OPTIONS: ClassVar = {
         "final": Option(False, "write a bytes field as SQLite4's final binary (26, raw bytes "

@@ -21,6 +21,7 @@ infinities and zero (digits empty), else the value is -+ int(digits) * 10**expon
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 from collections.abc import Callable
 from typing import Any, Final, Protocol
@@ -539,9 +540,11 @@ def _kind_of(h: int) -> str:
         h, "?")
 
 
+@functools.cache  # a few hundred at most; binding a schema made them anew
 def field_reader(kind: int, descending: bool, field_type: str, lo: int | None = None,
                  hi: int | None = None) -> Reader:
-    """The strict reader of one schema field: direction, type and NULL checked.
+    """The strict reader of one schema field: direction, type and NULL checked (made once
+    for each: readers hold no state).
 
     An ascending value reads through a table of the headers the kind admits; anything else is
     explained by :func:`_refuse_header`.
