@@ -27,6 +27,7 @@ __all__ = [
     "END",
     "INFINITY",
     "INT_TYPES",
+    "UNDEFINED",
     "EndSentinel",
     "Float32",
     "InfinitySentinel",
@@ -39,6 +40,7 @@ __all__ = [
     "UInt16",
     "UInt32",
     "UInt64",
+    "UndefinedSentinel",
     "Versionstamp",
 ]
 
@@ -323,6 +325,38 @@ class InfinitySentinel:
 
 
 INFINITY: Final = InfinitySentinel()
+
+
+class UndefinedSentinel:
+    """JavaScript's ``undefined``: a value of its own in the JS key formats (``None`` is JS
+    ``null``), sorting after every other value in bytewise and charwise.
+
+    There is one instance, :data:`UNDEFINED`; it pickles and copies to itself, and has no
+    attributes to change.
+    """
+
+    __slots__ = ()
+    _instance: ClassVar[UndefinedSentinel | None] = None
+
+    def __new__(cls) -> UndefinedSentinel:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+    def __reduce__(self) -> str:
+        return "UNDEFINED"
+
+    def __copy__(self) -> UndefinedSentinel:
+        return self
+
+    def __deepcopy__(self, memo: object) -> UndefinedSentinel:
+        return self
+
+
+UNDEFINED: Final = UndefinedSentinel()
 
 
 @functools.total_ordering

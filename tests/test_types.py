@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from lexcodecs.errors import EncodeError, UnsupportedTypeError
 from lexcodecs.types import (
     END,
+    INFINITY,
     INT_TYPES,
-    EndSentinel,
+    UNDEFINED,
     Float32,
     Int8,
     Int16,
@@ -403,23 +404,23 @@ def test_float32_from_bits_round_trip(bits: int) -> None:
         assert Float32(float(f)).bits == bits
 
 
-# -- END -----------------------------------------------------------------------------------
+# -- the sentinels: END, INFINITY, UNDEFINED --------------------------------------------------
 
 
-def test_end_is_a_singleton() -> None:
-    assert EndSentinel() is END
-    assert type(END)() is END
-    assert repr(END) == "END"
-    assert pickle.loads(pickle.dumps(END)) is END
+@pytest.mark.parametrize(("sentinel", "text"), [(END, "END"), (INFINITY, "INFINITY"),
+                                                (UNDEFINED, "UNDEFINED")])
+def test_a_sentinel_is_a_singleton(sentinel: object, text: str) -> None:
+    assert type(sentinel)() is sentinel
+    assert repr(sentinel) == text
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
-        assert pickle.loads(pickle.dumps(END, protocol=protocol)) is END
-    assert copy.copy(END) is END
-    assert copy.deepcopy(END) is END
-    assert copy.deepcopy([END, (END,)]) == [END, (END,)]
-    assert copy.deepcopy([END])[0] is END
-    assert END == END
-    assert END != 0
-    assert hash(END) == hash(END)
+        assert pickle.loads(pickle.dumps(sentinel, protocol=protocol)) is sentinel
+    assert copy.copy(sentinel) is sentinel
+    assert copy.deepcopy(sentinel) is sentinel
+    assert copy.deepcopy([sentinel, (sentinel,)]) == [sentinel, (sentinel,)]
+    assert copy.deepcopy([sentinel])[0] is sentinel
+    assert sentinel == sentinel
+    assert sentinel != 0
+    assert hash(sentinel) == hash(sentinel)
 
 
 # -- Versionstamp ----------------------------------------------------------------------------

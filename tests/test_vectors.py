@@ -28,6 +28,8 @@ from lexcodecs.testing.vectors import (
 )
 from lexcodecs.types import (
     END,
+    INFINITY,
+    UNDEFINED,
     Float32,
     Int8,
     Int16,
@@ -122,6 +124,8 @@ TABLE: list[tuple[dict[str, Any], Any]] = [
     ({"tuple": [{"str": "a"}, {"null": None}, {"tuple": [{"int": "1", "width": "uint8"}]}]},
      ("a", None, (UInt8(1),))),
     ({"end": None}, END),
+    ({"infinity": None}, INFINITY),
+    ({"undefined": None}, UNDEFINED),
     ({"vs": {"tr": "0102030405060708090a", "user": 657}},
      Versionstamp(bytes(range(1, 11)), 657)),
     ({"vs": {"tr": None, "user": 0}}, Versionstamp(None, 0)),
@@ -137,7 +141,7 @@ def test_typed_value_table(obj: dict[str, Any], expected: Any) -> None:
 def test_table_covers_every_kind() -> None:
     kinds = {next(k for k in obj if k != "width") for obj, _ in TABLE}
     assert kinds == {"null", "bool", "int", "f64", "f32", "str", "bytes", "uuid", "decimal",
-                     "ts_ns", "dur_ns", "tuple", "end", "vs"}
+                     "ts_ns", "dur_ns", "tuple", "end", "infinity", "undefined", "vs"}
 
 
 def test_float_details() -> None:
@@ -247,6 +251,7 @@ def test_bad_width(width: Any) -> None:
     {"bool": 1},
     {"null": 0},
     {"end": 0},
+    {"undefined": False},
     {"str": 5},
     {"bytes": "abc"},
     {"bytes": "zz"},

@@ -22,7 +22,7 @@ Values are *typed* JSON objects with exactly one type key, so that every value i
     {"null": null}  {"bool": true}  {"int": "-5"}  {"int": "-5", "width": "int8"}
     {"f64": "400921fb54442d18"}  {"f32": "40490fdb"}  {"str": "abc"}  {"bytes": "00ff"}
     {"uuid": "550e8400-..."}  {"decimal": "-1.230"}  {"ts_ns": "1700000000000000000"}
-    {"dur_ns": "42000"}  {"tuple": [...]}  {"end": null}  {"infinity": null}
+    {"dur_ns": "42000"}  {"tuple": [...]}  {"end": null}  {"infinity": null}  {"undefined": null}
     {"vs": {"tr": "0102030405060708090a", "user": 657}}
 
 (``{"infinity": null}`` is Google orderedcode's ``Infinity``,
@@ -84,7 +84,7 @@ import attrs
 
 from ..errors import LexCodecError
 from ..schema import KeySchema
-from ..types import END, INFINITY, INT_TYPES, Float32, Versionstamp
+from ..types import END, INFINITY, INT_TYPES, UNDEFINED, Float32, Versionstamp
 
 __all__ = [
     "ENV_VAR",
@@ -264,6 +264,12 @@ def _from_infinity(obj: Mapping[str, Any]) -> Any:
     return INFINITY
 
 
+def _from_undefined(obj: Mapping[str, Any]) -> Any:
+    if obj["undefined"] is not None:
+        raise VectorFormatError(f"'undefined' needs null, got {obj['undefined']!r}")
+    return UNDEFINED
+
+
 def _from_vs(obj: Mapping[str, Any]) -> Any:
     raw = obj["vs"]
     if not isinstance(raw, Mapping) or set(raw) != {"tr", "user"}:
@@ -294,6 +300,7 @@ _CONVERTERS: Final = {
     "tuple": _from_tuple,
     "end": _from_end,
     "infinity": _from_infinity,
+    "undefined": _from_undefined,
     "vs": _from_vs,
 }
 
