@@ -61,10 +61,9 @@ def install(tmp_path: Path, names: list[str]) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
-def run(env: Mapping[str, str], *argv: str, cwd: Path = ROOT,
-        timeout: int = 300) -> subprocess.CompletedProcess[str]:
+def run(env: Mapping[str, str], *argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, *argv], cwd=cwd, env=dict(env), capture_output=True,
-                          text=True, timeout=timeout, check=False)
+                          text=True, check=False)
 
 
 # -- the plan: a schema for every declared claim --------------------------------------------

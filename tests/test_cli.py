@@ -430,7 +430,7 @@ def test_console_script_runs_end_to_end() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     done = subprocess.run([sys.executable, "-m", "lexcodecs", "list"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60, check=False)
+                          capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert done.stdout.strip()
@@ -449,7 +449,7 @@ def test_a_command_imports_only_what_it_runs() -> None:
         "         'hypothesis', 'importlib.metadata')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, check=False)
+                          text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == \
         "['lexcodecs.compare.defaults', 'lexcodecs.migrate.defaults']"

@@ -261,7 +261,7 @@ def _run_process(argv: list[str], stdin: str | None, scratch: Path) -> Result:
     done = subprocess.run(
         [sys.executable, "-m", "lexcodecs", *_argv(argv, scratch)],
         input=stdin if stdin is not None else "", capture_output=True, text=True,
-        errors="replace", cwd=scratch, env=env, timeout=120)
+        errors="replace", cwd=scratch, env=env)
     return _no_traceback(Result(done.returncode, done.stdout, done.stderr))
 
 

@@ -131,13 +131,11 @@ def _cpu_seconds(pid: int) -> float:
 def _interrupt_when(proc: subprocess.Popen[str], reached: Callable[[], bool]) -> str:
     """SIGINT *proc* once *reached*; its standard error, after it exits 130 (checked)."""
     try:
-        stop = time.monotonic() + 60
-        while not reached():
+        while not reached():  # no clock: a busy machine reaches it later, never fails
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < stop, "the interrupt point was not reached in time"
             time.sleep(0.01)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        _, err = proc.communicate()
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -121,7 +121,6 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     # (Resource Timing leaves out file:// requests, which a page from disk would make)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(service=Service(str(driver_path)), options=options)
-    driver.set_page_load_timeout(20)
     try:
         yield driver
     finally:

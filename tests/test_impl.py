@@ -110,7 +110,7 @@ def run_without_module(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
             print(codec.encode(("a", 1), "a:string, b:int64").hex())
     """)
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=60)
+                          cwd=ROOT, env=env)
 
 
 def test_a_missing_module_warns_once_and_runs_the_reference_code() -> None:

@@ -1526,7 +1526,7 @@ def test_non_positive_batch_size_refused(tmp_path: Path, batch_size: int) -> Non
 def run_cli(*args: str | os.PathLike[str], cwd: Path, stdin: str | None = None,
             ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "lexcodecs", *map(str, args)], cwd=cwd,
-                          input=stdin, capture_output=True, text=True, timeout=120)
+                          input=stdin, capture_output=True, text=True)
 
 
 MIGRATE = ("migrate", "--from", "fdb-tuple", "--to", "skv", "-s", SCHEMA_TEXT)

@@ -111,7 +111,7 @@ def cli(store: str, path: Path, *extra: str) -> subprocess.CompletedProcess[str]
     return subprocess.run([sys.executable, "-m", "lexcodecs", "migrate", "--from", "fdb-tuple",
                            "--to", "skv", "-s", SCHEMA_TEXT, f"--{store}", str(path),
                            "--batch-size", str(BATCH), "--no-progress", *extra],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True)
 
 
 def one_line_refusal(result: subprocess.CompletedProcess[str]) -> str:

@@ -102,8 +102,7 @@ def run_until_signal(store: str, signal_name: str, point: str, rows: int, batch:
     # never the first batch: some is copied
     at = before if share is None else before + 2 + int(share * (rows // batch - 2))
     return subprocess.run([sys.executable, "-c", CHILD.replace("{store}", store), signal_name, name,
-                           str(at), *MIGRATE[3:], *args], capture_output=True, text=True,
-                          timeout=180)
+                           str(at), *MIGRATE[3:], *args], capture_output=True, text=True)
 
 
 def row_values(n: int) -> list[tuple[str, int]]:
@@ -172,7 +171,7 @@ def test_sqlite_killed_and_rerun(tmp_path: Path, point: str) -> None:
         assert phase == "copy"
         assert 0 < copied < SQLITE_ROWS
 
-    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert f"migrated {SQLITE_ROWS:,} keys" in result.stdout
@@ -248,7 +247,7 @@ def test_lmdb_killed_and_rerun(tmp_path: Path, point: str) -> None:
         assert phase == "copy"
         assert 0 < copied < LMDB_ROWS
 
-    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert f"migrated {LMDB_ROWS:,} keys" in result.stdout
@@ -286,7 +285,7 @@ def test_sqlite_ctrl_c_then_the_same_command_finishes(tmp_path: Path, point: str
         assert db.execute(f"SELECT COUNT(*) FROM kv{NEW_SUFFIX}").fetchone()[0] == copied
     assert 0 < copied < SQLITE_ROWS
 
-    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     with closing(sqlite3.connect(path)) as db:
@@ -309,7 +308,7 @@ def test_lmdb_ctrl_c_then_the_same_command_finishes(tmp_path: Path, point: str) 
     assert phase == "copy"
     assert 0 < copied < LMDB_ROWS
 
-    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert_migrated_rows(read_lmdb(path), expected)
@@ -329,7 +328,7 @@ def test_ctrl_c_while_a_worker_verifies(tmp_path: Path) -> None:
     assert_one_line_resume_message(stopped.stderr)
     assert lmdb_state(state_path) == ("copied", LMDB_ROWS)
 
-    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True, timeout=180)
+    result = subprocess.run([*MIGRATE, *args], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert_migrated_rows(read_lmdb(path), expected)

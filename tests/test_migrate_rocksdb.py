@@ -181,7 +181,7 @@ def test_killed_and_rerun(tmp_path: Path, point: str) -> None:
             "--no-progress", "--rocksdb", str(path), "--batch-size", str(BATCH),
             *(["--workers", "1"] if point.endswith("spans") else [])]
     killed = subprocess.run([sys.executable, "-c", _CHILD, point, *args],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     state = tmp_path / "db.lexcodecs-state"
     if point == "swap":  # the original moved aside, the verified copy not yet in place
@@ -194,7 +194,7 @@ def test_killed_and_rerun(tmp_path: Path, point: str) -> None:
         assert phase == ("copied" if point in ("verify", "spans") else "copy")
 
     result = subprocess.run([sys.executable, "-m", "lexcodecs", *args], capture_output=True,
-                            text=True, timeout=120)
+                            text=True)
     assert result.returncode == 0, result.stderr
     assert "resumed" in result.stdout
     assert f"migrated {ROWS:,} keys" in result.stdout
@@ -278,8 +278,7 @@ def test_a_changed_new_database_is_refused_and_cleaned_up(tmp_path: Path,
 def test_missing_path_is_one_line(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "lexcodecs", "migrate", "--from",
                              "fdb-tuple", "--to", "skv", "-s", SCHEMA_TEXT, "--rocksdb",
-                             str(tmp_path / "nope")], capture_output=True, text=True,
-                            timeout=60)
+                             str(tmp_path / "nope")], capture_output=True, text=True)
     assert result.returncode == 2
     assert "no such RocksDB database" in result.stderr
     assert "Traceback" not in result.stderr
@@ -321,7 +320,7 @@ def test_dry_run_reads_every_family_and_writes_nothing(tmp_path: Path) -> None:
     cli = subprocess.run([sys.executable, "-m", "lexcodecs", "migrate", "--from", "fdb-tuple",
                           "--to", "skv", "-s", SCHEMA_TEXT, "--rocksdb", str(path),
                           "--dry-run", "--json", "--no-progress"], capture_output=True,
-                         text=True, timeout=60)
+                         text=True)
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout)["would_succeed"] is True
     assert _tree(path) == before

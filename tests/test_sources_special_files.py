@@ -3,10 +3,10 @@
 environment is refused in one line, before anything opens it -- opening a FIFO for reading
 waits for a writer, for ever.
 
-The command runs in a subprocess, as a user runs it; its timeout is only a safety net (the
-assertions are the exit status and the line). The Python API runs in this process under
-:func:`unblocked`: should a reader open the pipe after all, a writer opens its other end
-after a while so that the test fails on its assertion instead of hanging the suite.
+The command runs in a subprocess, as a user runs it, and the Python API in this process,
+both under :func:`unblocked`: should a reader open a pipe after all, a helper that keeps
+opening the pipes' writing ends lets it go on, so that the test fails on its assertion
+instead of hanging the suite. No clock is involved: a busy machine only makes it slower.
 """
 
 from __future__ import annotations
@@ -38,22 +38,28 @@ from lexcodecs.sources import (
 from lexcodecs.sources.paths import open_file, path_problem
 
 ROOT = Path(__file__).resolve().parent.parent
-#: a safety net for a regression that waits on a pipe; no assertion depends on it
-SAFETY_SECONDS = 60
 PIPE = "is a named pipe (FIFO)"
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
 
 
-#: the helper of :func:`unblocked`: after a while, open each FIFO's writing end, again and
-#: again, until stopped
+#: the helper of :func:`unblocked`: open the writing end of each FIFO given, or found under a
+#: directory given, again and again until stopped (with no reader, the open fails at once:
+#: harmless to the code under test, which should never open them)
 _RELEASER = """
-import os, sys, time
-time.sleep(float(sys.argv[1]))
+import os, stat, sys, time
+def fifos():
+    for path in sys.argv[1:]:
+        if os.path.isdir(path):
+            for top, _, names in os.walk(path):
+                yield from (os.path.join(top, n) for n in names)
+        else:
+            yield path
 while True:
-    for fifo in sys.argv[2:]:
+    for fifo in fifos():
         try:
-            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            if stat.S_ISFIFO(os.lstat(fifo).st_mode):
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         except OSError:
             pass
     time.sleep(0.1)
@@ -62,11 +68,12 @@ while True:
 
 @contextlib.contextmanager
 def unblocked(*fifos: Path) -> Iterator[None]:
-    """Run the body; if it is still running after a while, a helper process opens each
-    FIFO's writing end, which lets a reader stuck in ``open`` go on (to the test's failure).
-    A process, not a thread: a reader may wait holding the GIL (py-lmdb's open does)."""
-    helper = subprocess.Popen([sys.executable, "-c", _RELEASER, str(SAFETY_SECONDS),
-                               *map(str, fifos)], stdin=subprocess.DEVNULL)
+    """Run the body while a helper process keeps opening the writing end of each FIFO (or of
+    each FIFO under a directory), which lets a reader stuck in ``open`` go on, to the test's
+    failure. A process, not a thread: a reader may wait holding the GIL (py-lmdb's open
+    does)."""
+    helper = subprocess.Popen([sys.executable, "-c", _RELEASER, *map(str, fifos)],
+                              stdin=subprocess.DEVNULL)
     try:
         yield
     finally:
@@ -197,10 +204,10 @@ def _has(module: str) -> bool:
 def _compare(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("LEXCODECS_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "lexcodecs", "compare", "--no-progress",
-                           "-n", "5", *argv], capture_output=True, text=True, cwd=cwd,
-                          env=env, stdin=subprocess.DEVNULL, timeout=SAFETY_SECONDS,
-                          check=False)
+    with unblocked(cwd):
+        return subprocess.run([sys.executable, "-m", "lexcodecs", "compare", "--no-progress",
+                               "-n", "5", *argv], capture_output=True, text=True, cwd=cwd,
+                              env=env, stdin=subprocess.DEVNULL, check=False)
 
 
 @pytest.mark.parametrize(("argv", "line"), [
@@ -246,10 +253,11 @@ def test_the_command_refuses_a_pipe_in_one_line(tmp_path: Path, fifo: Path,
 
 def _migrate(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "lexcodecs", "migrate", "--from",
-                           "fdb-tuple", "--to", "skv", "-s", "a:bytes", "--no-progress", *argv],
-                          capture_output=True, text=True, cwd=cwd, env=env,
-                          stdin=subprocess.DEVNULL, timeout=SAFETY_SECONDS, check=False)
+    with unblocked(cwd):
+        return subprocess.run([sys.executable, "-m", "lexcodecs", "migrate", "--from",
+                               "fdb-tuple", "--to", "skv", "-s", "a:bytes", "--no-progress",
+                               *argv], capture_output=True, text=True, cwd=cwd, env=env,
+                              stdin=subprocess.DEVNULL, check=False)
 
 
 @pytest.fixture
