@@ -19,7 +19,7 @@ import functools
 import math
 import operator
 import struct
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Self
 
 from .errors import EncodeError, UnsupportedTypeError
 
@@ -266,94 +266,64 @@ class Float32(float):
         return (Float32.from_bits, (self.bits,))
 
 
-class EndSentinel:
-    """The LexKey end sentinel: a part that encodes as ``ff``, above every other part.
-
-    There is one instance, :data:`END`; it pickles and copies to itself.
-    """
+class _Sentinel:
+    """A value of its own kind with one instance, named by the module-level constant that
+    holds it: it pickles (by that name) and copies to itself, and has no attributes."""
 
     __slots__ = ()
-    _instance: ClassVar[EndSentinel | None] = None
+    #: the constant's name in this module, what repr shows and pickle stores
+    NAME: ClassVar[str]
+    #: the one instance, set on each subclass when first made
+    _instance: ClassVar[Any] = None
 
-    def __new__(cls) -> EndSentinel:
-        if cls._instance is None:
+    def __new__(cls) -> Self:
+        if cls.__dict__.get("_instance") is None:  # this class's own, not a base's
             cls._instance = super().__new__(cls)
-        return cls._instance
+        instance: Self = cls._instance
+        return instance
 
     def __repr__(self) -> str:
-        return "END"
+        return self.NAME
 
     def __reduce__(self) -> str:
-        return "END"
+        return self.NAME
 
-    def __copy__(self) -> EndSentinel:
+    def __copy__(self) -> Self:
         return self
 
-    def __deepcopy__(self, memo: object) -> EndSentinel:
+    def __deepcopy__(self, memo: object) -> Self:
         return self
+
+
+class EndSentinel(_Sentinel):
+    """The LexKey end sentinel: a part that encodes as ``ff``, above every other part.
+    Its one instance is :data:`END`."""
+
+    __slots__ = ()
+    NAME = "END"
 
 
 END: Final = EndSentinel()
 
 
-class InfinitySentinel:
-    """Google orderedcode's ``Infinity``: a string-field value above every string.
-
-    There is one instance, :data:`INFINITY`; it pickles and copies to itself, and has no
-    attributes to change.
-    """
+class InfinitySentinel(_Sentinel):
+    """Google orderedcode's ``Infinity``: a string-field value above every string. Its one
+    instance is :data:`INFINITY`."""
 
     __slots__ = ()
-    _instance: ClassVar[InfinitySentinel | None] = None
-
-    def __new__(cls) -> InfinitySentinel:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "INFINITY"
-
-    def __reduce__(self) -> str:
-        return "INFINITY"
-
-    def __copy__(self) -> InfinitySentinel:
-        return self
-
-    def __deepcopy__(self, memo: object) -> InfinitySentinel:
-        return self
+    NAME = "INFINITY"
 
 
 INFINITY: Final = InfinitySentinel()
 
 
-class UndefinedSentinel:
+class UndefinedSentinel(_Sentinel):
     """JavaScript's ``undefined``: a value of its own in the JS key formats (``None`` is JS
-    ``null``), sorting after every other value in bytewise and charwise.
-
-    There is one instance, :data:`UNDEFINED`; it pickles and copies to itself, and has no
-    attributes to change.
-    """
+    ``null``), sorting after every other value in bytewise and charwise. Its one instance
+    is :data:`UNDEFINED`."""
 
     __slots__ = ()
-    _instance: ClassVar[UndefinedSentinel | None] = None
-
-    def __new__(cls) -> UndefinedSentinel:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNDEFINED"
-
-    def __reduce__(self) -> str:
-        return "UNDEFINED"
-
-    def __copy__(self) -> UndefinedSentinel:
-        return self
-
-    def __deepcopy__(self, memo: object) -> UndefinedSentinel:
-        return self
+    NAME = "UNDEFINED"
 
 
 UNDEFINED: Final = UndefinedSentinel()
