@@ -83,8 +83,8 @@ def reproduces(c: Candidate, rows: list[tuple[Any, ...]], keys: list[bytes]) -> 
 def test_keys_of_every_codec_are_identified(name: str) -> None:
     """A key set of each built-in codec (a schema of 1 to 3 fields drawn from its types,
     descending ones too): one of the first three candidates writes every key again from
-    its values. (Issue 33 asks the first to, in 9 sets of 10; the engine stands at 8 of
-    these 9 and 55 of 63 in a larger draw: docs/identify.md says what it misses.)"""
+    its values. (Issue 33 asks the first to, in 9 sets of 10: docs/identify.md gives the
+    engine's counts over a larger draw, and what it misses.)"""
     text, rows, keys = _key_set(name, 0)
     found = identify(keys).candidates
     assert any(reproduces(c, rows, keys) for c in found[:3]), (
