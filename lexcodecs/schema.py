@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, Mapping
 from typing import Any, Final, Literal, cast, overload
 
 import attrs
@@ -90,8 +90,14 @@ class Options(Mapping[str, OptionValue]):
     def get(self, key: str, default: Any = None) -> Any:
         return self._by_name.get(key, default)
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_name
+
+    def items(self) -> ItemsView[str, OptionValue]:
+        return self._by_name.items()
+
     def __iter__(self) -> Iterator[str]:
-        return (k for k, _ in self._items)
+        return iter(self._by_name)
 
     def __len__(self) -> int:
         return len(self._items)
