@@ -35,6 +35,7 @@ __all__ = [
     "Int16",
     "Int32",
     "Int64",
+    "Some",
     "TypedInt",
     "UInt8",
     "UInt16",
@@ -327,6 +328,52 @@ class UndefinedSentinel(_Sentinel):
 
 
 UNDEFINED: Final = UndefinedSentinel()
+
+
+class Some:
+    """Rust's ``Some(...)`` where ``None`` alone cannot say it: in an ``Option<Option<T>>``
+    field, ``Some(None)`` is the inner ``None`` (present, holding nothing) and ``None`` the
+    outer one. A value that is present at every level is written plainly (``7``, not
+    ``Some(Some(7))``): ``Some`` wraps only ``None`` or another ``Some``, so each value has
+    one form, and the Rust codecs refuse any other.
+
+    >>> Some(None), Some(Some(None)) == Some(Some(None)), Some(None) == None
+    (Some(None), True, False)
+    """
+
+    __slots__ = ("value",)
+    value: Any
+
+    def __init__(self, value: Any) -> None:
+        object.__setattr__(self, "value", value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Some is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Some is immutable: cannot delete {name!r}")
+
+    @property
+    def depth(self) -> int:
+        """How many ``Some`` wrap the innermost value: 1 for ``Some(None)``."""
+        depth, value = 1, self.value
+        while type(value) is Some:
+            depth, value = depth + 1, value.value
+        return depth
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Some:
+            return NotImplemented
+        return bool(self.value == other.value) and type(self.value) is type(other.value)
+
+    def __hash__(self) -> int:
+        return hash((Some, self.value))
+
+    def __repr__(self) -> str:
+        return f"Some({self.value!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Some, (self.value,))
 
 
 @functools.total_ordering

@@ -25,6 +25,7 @@ from lexcodecs.types import (
     Int16,
     Int32,
     Int64,
+    Some,
     TypedInt,
     UInt8,
     UInt16,
@@ -421,6 +422,27 @@ def test_a_sentinel_is_a_singleton(sentinel: object, text: str) -> None:
     assert sentinel == sentinel
     assert sentinel != 0
     assert hash(sentinel) == hash(sentinel)
+
+
+# -- Some ------------------------------------------------------------------------------------
+
+
+def test_some_is_a_value() -> None:
+    inner = Some(None)
+    assert inner == Some(None)
+    assert hash(inner) == hash(Some(None))
+    assert inner != None  # noqa: E711 - Some(None) is not the outer None
+    assert Some(Some(None)) != inner
+    assert Some(False) != Some(0)  # the inner value's type counts, as in the keys
+    assert repr(Some(Some(None))) == "Some(Some(None))"
+    assert (inner.depth, Some(Some(None)).depth) == (1, 2)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(Some(Some(None)), protocol=protocol)) == Some(
+            Some(None))
+    with pytest.raises(AttributeError):
+        inner.value = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del inner.value
 
 
 # -- Versionstamp ----------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from lexcodecs.types import (
     Int16,
     Int32,
     Int64,
+    Some,
     UInt8,
     UInt16,
     UInt32,
@@ -126,6 +127,8 @@ TABLE: list[tuple[dict[str, Any], Any]] = [
     ({"end": None}, END),
     ({"infinity": None}, INFINITY),
     ({"undefined": None}, UNDEFINED),
+    ({"some": {"null": None}}, Some(None)),
+    ({"some": {"some": {"null": None}}}, Some(Some(None))),
     ({"vs": {"tr": "0102030405060708090a", "user": 657}},
      Versionstamp(bytes(range(1, 11)), 657)),
     ({"vs": {"tr": None, "user": 0}}, Versionstamp(None, 0)),
@@ -141,7 +144,7 @@ def test_typed_value_table(obj: dict[str, Any], expected: Any) -> None:
 def test_table_covers_every_kind() -> None:
     kinds = {next(k for k in obj if k != "width") for obj, _ in TABLE}
     assert kinds == {"null", "bool", "int", "f64", "f32", "str", "bytes", "uuid", "decimal",
-                     "ts_ns", "dur_ns", "tuple", "end", "infinity", "undefined", "vs"}
+                     "ts_ns", "dur_ns", "tuple", "end", "infinity", "some", "undefined", "vs"}
 
 
 def test_float_details() -> None:
@@ -252,6 +255,7 @@ def test_bad_width(width: Any) -> None:
     {"null": 0},
     {"end": 0},
     {"undefined": False},
+    {"some": {"int": "7"}},
     {"str": 5},
     {"bytes": "abc"},
     {"bytes": "zz"},

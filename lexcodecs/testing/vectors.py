@@ -23,6 +23,7 @@ Values are *typed* JSON objects with exactly one type key, so that every value i
     {"f64": "400921fb54442d18"}  {"f32": "40490fdb"}  {"str": "abc"}  {"bytes": "00ff"}
     {"uuid": "550e8400-..."}  {"decimal": "-1.230"}  {"ts_ns": "1700000000000000000"}
     {"dur_ns": "42000"}  {"tuple": [...]}  {"end": null}  {"infinity": null}  {"undefined": null}
+    {"some": {"null": null}}
     {"vs": {"tr": "0102030405060708090a", "user": 657}}
 
 (``{"infinity": null}`` is Google orderedcode's ``Infinity``,
@@ -84,7 +85,7 @@ import attrs
 
 from ..errors import LexCodecError
 from ..schema import KeySchema
-from ..types import END, INFINITY, INT_TYPES, UNDEFINED, Float32, Versionstamp
+from ..types import END, INFINITY, INT_TYPES, UNDEFINED, Float32, Some, Versionstamp
 
 __all__ = [
     "ENV_VAR",
@@ -264,6 +265,14 @@ def _from_infinity(obj: Mapping[str, Any]) -> Any:
     return INFINITY
 
 
+def _from_some(obj: Mapping[str, Any]) -> Any:
+    inner = typed_value(obj["some"])
+    if inner is not None and type(inner) is not Some:
+        raise VectorFormatError("'some' wraps null or another 'some' (a value present at "
+                                f"every level is written plainly), got {obj['some']!r}")
+    return Some(inner)
+
+
 def _from_undefined(obj: Mapping[str, Any]) -> Any:
     if obj["undefined"] is not None:
         raise VectorFormatError(f"'undefined' needs null, got {obj['undefined']!r}")
@@ -300,6 +309,7 @@ _CONVERTERS: Final = {
     "tuple": _from_tuple,
     "end": _from_end,
     "infinity": _from_infinity,
+    "some": _from_some,
     "undefined": _from_undefined,
     "vs": _from_vs,
 }
