@@ -175,10 +175,17 @@ def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
             # options, they refine what a plain search finds (each a search of its own cost
             # seconds on keys no codec explains)
             for codec in (default, *codec_variants(name, default, sample)):
-                alike = codec is not default and _decodes_alike(default, codec, sample)
+                start, searching = first[name], True
+                if codec is not default:
+                    # options that read keys as the defaults do, or as the defaults do each
+                    # field in the other order (a struct-wide order): no search of their own
+                    if _decodes_alike(default, codec, sample):
+                        searching = False
+                    elif _decodes_alike(default, codec, sample, flipped=True):
+                        start, searching = [_flipped(s) for s in start], False
                 for found, rate, loose in _best_of(
-                        codec, keys, sample, lengths, binders, start=first[name],
-                        searching=not alike, variants=variants,
+                        codec, keys, sample, lengths, binders, start=start,
+                        searching=searching, variants=variants,
                         search_variants=variants if codec is default else ()):
                     add(order, name, codec, found, rate, loose)
     ranked = sorted(scored.values(), key=lambda s: s[0])
@@ -202,16 +209,21 @@ def codec_variants(name: str, codec: Codec, keys: Sequence[bytes]) -> list[Codec
     return out
 
 
-def _decodes_alike(default: Codec, other: Codec, keys: Sequence[bytes]) -> bool:
+def _decodes_alike(default: Codec, other: Codec, keys: Sequence[bytes], *,
+                   flipped: bool = False) -> bool:
     """Whether *other* (the codec under other options) reads *keys* as *default* does,
-    under every schema of one field or of one field twice: the same values, or the same
+    under every schema of one field or of one field twice (*flipped*: as *default* does
+    under the same schema with each field's order reversed): the same values, or the same
     refusal at the same byte. Then a search under it finds what the search under the
     defaults found (options that change only how keys are written, or keys these options
-    do not touch)."""
+    do not touch; *flipped*, the schemas found with each field reversed)."""
+    if flipped and not default.capabilities.descending:
+        return False
     have = sorted(default.capabilities.field_types - {"tuple"})
     orders = (False, True) if default.capabilities.descending else (False,)
     for specs in ((Spec(t, d),) * n for t in have for d in orders for n in (1, 2)):
-        bound = [_bound_or_none(c, specs) for c in (default, other)]
+        bound = [_bound_or_none(default, _flipped(specs) if flipped else specs),
+                 _bound_or_none(other, specs)]
         if (bound[0] is None) != (bound[1] is None):
             return False
         if bound[0] is None:
@@ -220,6 +232,10 @@ def _decodes_alike(default: Codec, other: Codec, keys: Sequence[bytes]) -> bool:
             if _outcome(bound[0], key) != _outcome(bound[1], key):
                 return False
     return True
+
+
+def _flipped(specs: tuple[Spec, ...]) -> tuple[Spec, ...]:
+    return tuple(s._replace(descending=not s.descending) for s in specs)
 
 
 def _bound_or_none(codec: Codec, specs: tuple[Spec, ...]) -> Any:
