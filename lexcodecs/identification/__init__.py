@@ -160,15 +160,23 @@ def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
         scored[(name, *ident)] = ((*_rank(found, rate, loose, extra), order, candidate.schema),
                                   candidate, values, plainness(found.specs, found))
 
+    unexplained = set()  # codecs whose keys decode alone, yet no schema of theirs holds them
     for order, name in enumerate(names):
         codec = get_codec(name)
         first[name] = []
+        whole = False
         for found, rate, loose in _best_of(codec, keys, sample, lengths, binders):
             first[name].append(found.specs)
+            whole = whole or (found.decoded == len(keys) and found.roundtrip)
             add(order, name, codec, found, rate, loose)
-    if not any(_strong(c, len(keys)) and not c.control_fields
-               for _, c, _, _ in scored.values()):
-        for order, name in enumerate(names):
+        if not whole and _decode_alone(codec, sample):
+            unexplained.add(name)
+    strong = any(_strong(c, len(keys)) and not c.control_fields for _, c, _, _ in scored.values())
+    # the options round: for every codec when nothing is strong; else for a codec that reads
+    # every key without a schema but finds no schema for them (its options may say how: a
+    # key that decodes as one array may hold fields under an option that reads arrays so)
+    for order, name in enumerate(names):
+        if not strong or name in unexplained:
             default = get_codec(name)
             variants = field_variants(default)
             # field options join the default options' schema search; under other codec
@@ -192,6 +200,18 @@ def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
     return Identification(len(keys), tuple(_judged(ranked, len(keys))[:limit]))
 
 
+def _decode_alone(codec: Codec, keys: Sequence[bytes]) -> bool:
+    """Whether the codec reads every key of *keys* without a schema."""
+    if codec.capabilities.decoding != "self-describing":
+        return False
+    for key in keys:
+        try:
+            codec.decode(key)
+        except Exception:
+            return False
+    return bool(keys)
+
+
 def codec_variants(name: str, codec: Codec, keys: Sequence[bytes]) -> list[Codec]:
     """The codec *name* with one option changed, for each other value worth trying, from
     what it declares (``OPTIONS``): each ``choices`` value but the default, and each value
@@ -212,13 +232,18 @@ def codec_variants(name: str, codec: Codec, keys: Sequence[bytes]) -> list[Codec
 def _decodes_alike(default: Codec, other: Codec, keys: Sequence[bytes], *,
                    flipped: bool = False) -> bool:
     """Whether *other* (the codec under other options) reads *keys* as *default* does,
-    under every schema of one field or of one field twice (*flipped*: as *default* does
-    under the same schema with each field's order reversed): the same values, or the same
-    refusal at the same byte. Then a search under it finds what the search under the
-    defaults found (options that change only how keys are written, or keys these options
-    do not touch; *flipped*, the schemas found with each field reversed)."""
+    without a schema and under every schema of one field or of one field twice (*flipped*:
+    as *default* does under the same schema with each field's order reversed): the same
+    values, or the same refusal at the same byte. Then a search under it finds what the
+    search under the defaults found (options that change only how keys are written, or
+    keys these options do not touch; *flipped*, the schemas found with each field
+    reversed)."""
     if flipped and not default.capabilities.descending:
         return False
+    if not flipped and default.capabilities.decoding == "self-describing":
+        for key in keys:  # and without a schema
+            if _outcome(default, key) != _outcome(other, key):
+                return False
     have = sorted(default.capabilities.field_types - {"tuple"})
     orders = (False, True) if default.capabilities.descending else (False,)
     for specs in ((Spec(t, d),) * n for t in have for d in orders for n in (1, 2)):

@@ -103,7 +103,7 @@ TYPE_ORDER: Final = ("string", "int64", "int", "float64", "bool", "uuid", "times
 TYPES_OF_VALUE: Final[dict[type, tuple[str, ...]]] = {
     bool: ("bool",),
     int: ("int64", "int", "uint64", "int32", "uint32", "int16", "uint16", "int8", "uint8"),
-    float: ("float64", "float32"),
+    float: ("float64", "float32", "int"),  # a JS number field may read back as an int
     Float32: ("float32",),
     str: ("string",),
     bytes: ("string", "bytes"),  # a codec may decode its text as bytes without a schema
@@ -245,23 +245,31 @@ def schemaless_schemas(codec: Codec, keys: Sequence[bytes], bind: Binder | None 
     bind = bind or Binder(codec)
     best = [c[0] for c in choices]
 
-    def score(specs: Sequence[Spec]) -> int:
+    def score(specs: Sequence[Spec]) -> tuple[int, int]:
         """The keys that decode under the schema and re-encode to their own bytes (a
-        schema's values, not the schemaless ones: text may decode as bytes without one)."""
+        schema's values, not the schemaless ones: text may decode as bytes without one),
+        then the plainer values (an int field's 7 before a float64 field's 7.0)."""
         bound = bind(tuple(specs))
         if bound is None:
-            return -1
-        hits = 0
+            return (-1, 0)
+        hits = text = 0
         for key in keys:
             values = _decode(bound, key)
-            hits += values is not None and _encodes(bound, values, key)
-        return hits
+            if values is not None and _encodes(bound, values, key):
+                hits += 1
+                text += _text_length(values)
+        return (hits, -text)
 
     for _ in range(2):
         for i, options in enumerate(choices):
             scored = [(score([*best[:i], o, *best[i + 1:]]), -k) for k, o in enumerate(options)]
             best[i] = options[-max(scored)[1]]
     return [tuple(best)]
+
+
+def _text_length(values: Sequence[Any]) -> int:
+    """The values' length as text, a bool as one character (the 0 or 1 it is written as)."""
+    return sum(1 if type(v) is bool else len(describe_value(v)) for v in values)
 
 
 def _types_for(kinds: set[type]) -> list[str]:
@@ -468,8 +476,7 @@ def plainness(specs: tuple[Spec, ...], found: Found) -> tuple[float, int]:
     bool as one character, as the 0 or 1 it is written as: ``True`` is no longer a reading
     than ``1``), then the fields' places in :data:`TYPE_ORDER` (and a descending field after
     an ascending)."""
-    texts = [sum(1 if type(v) is bool else len(describe_value(v)) for v in row)
-             for row in found.values if row is not None]
+    texts = [_text_length(row) for row in found.values if row is not None]
     mean = sum(texts) / len(texts) if texts else 0.0
     return round(mean), _type_rank(specs)
 
