@@ -43,8 +43,10 @@ SEED: Final = 11
 SCHEMAS: Final[dict[str, frozenset[str]]] = {
     # every built-in codec with an int64 can express this one
     "name:string, n:int64": frozenset({"lexkey", "lexkey-legacy"}),
-    # ordered-binary's types (its declared -0.0 above NaN departs)
-    "name:string, x:float64, ok:bool": frozenset({"lexkey", "lexkey-legacy", "ordered-binary"}),
+    # the JS formats' types (ordered-binary's declared -0.0 above NaN departs, and bytewise's
+    # and charwise's -0.0 equal to 0.0)
+    "name:string, x:float64, ok:bool": frozenset({"lexkey", "lexkey-legacy", "ordered-binary",
+                                                  "bytewise", "charwise"}),
     # descending and NULLs in the middle (HBase's BlobVar: a value whose 7-bit groups end
     # first sorts first)
     "tenant:string, ts:int64 desc, id:bytes": frozenset({"hbase-orderedbytes"}),

@@ -52,6 +52,8 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "orderedcode": "lexcodecs.codecs.orderedcode:OrderedCodeCodec",
     "ordered-binary": "lexcodecs.codecs.ordered_binary:OrderedBinaryCodec",
     "hbase-orderedbytes": "lexcodecs.codecs.hbase_orderedbytes:HBaseOrderedBytesCodec",
+    "bytewise": "lexcodecs.codecs.bytewise:BytewiseCodec",
+    "charwise": "lexcodecs.codecs.charwise:CharwiseCodec",
 }
 
 CodecFactory = Callable[..., Codec]

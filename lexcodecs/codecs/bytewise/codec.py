@@ -1,0 +1,268 @@
+"""The ``bytewise`` codec: options, capabilities, the schemaless API and binding.
+
+Theory of operation: :class:`BytewiseCodec` is self-describing and schemaless, like
+``ordered-binary``. A bytewise key is one JS value: ``encode(values)`` writes ``values[0]``
+bare when there is one value, and the JS array of the values otherwise (no values, or
+several); ``decode(key)`` returns the key's one value as a 1-tuple (a JS array as a tuple).
+The codec option ``array`` makes every key the array of its values, as level-sublevel writes
+``[path, key]``: ``encode(("a", 1.0))`` is then the array ``["a", 1]`` and ``decode`` gives its
+elements back (a key that is not an array is refused).
+
+The work is done by ``reference_encode`` / ``reference_decode`` (the executable spec). When
+``lexcodecs._impl.compiled("bytewise")`` gives a compiled module, its ``encode`` and
+``decode`` run instead and hand anything they do not take as their own to those functions.
+
+A schema binds into a plan: per field, its type (``reference_encode.FIELD_PY_TYPES``: string,
+bytes, bool, float64, int; null in every field). :class:`BoundBytewise` checks each value
+against its field, writes the key as the schemaless encoder does (the bare value for a
+one-field schema without ``array``, else an array), and reads keys back by field type (an int
+field's number as an int), refusing any key that does not encode back byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final
+
+from ... import _impl
+from ...codec import (
+    BaseCodec,
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    _as_values,
+    as_key_bytes,
+)
+from ...errors import DecodeError, EncodeError, LexCodecError, with_article
+from ...inspection import Inspection
+from ...schema import Field, KeySchema
+from . import explain
+from .anomalies import ANOMALIES
+from .format import ARRAY, END, MAX_EXACT_INT, NAME
+from .reference_decode import decode_value
+from .reference_encode import FIELD_PY_TYPES, encode_values, field_value
+
+__all__ = ["PACKAGE", "BoundBytewise", "BytewiseCodec", "decode_key", "decode_key_array"]
+
+#: the package name lexcodecs._impl knows the compiled module by
+PACKAGE: Final = "bytewise"
+
+_ARRAY_END: Final = bytes((END,))
+_UPPER: Final = b"\xff"
+
+
+def _checked_back(data: bytes, value: Any, again: bytes | None) -> None:
+    if again != data:  # the reader is strict: a safety net, never expected to fire
+        raise DecodeError("the value read does not encode back to this key", codec=NAME,
+                          offset=0, found=data[:16], expected="a key bytewise writes")
+
+
+def decode_key(key: Any) -> tuple[Any, ...]:
+    """The reference schemaless decode (option ``array`` off): the key's one value."""
+    data = as_key_bytes(NAME, key)
+    try:
+        value = decode_value(data)
+    except DecodeError as exc:
+        raise exc.add_context(codec=NAME) from None
+    try:
+        again: bytes | None = encode_values((value,), False)
+    except EncodeError:
+        again = None
+    _checked_back(data, value, again)
+    return (value,)
+
+
+def decode_key_array(key: Any) -> tuple[Any, ...]:
+    """The reference schemaless decode with the option ``array``: the array's elements."""
+    data = as_key_bytes(NAME, key)
+    if data[:1] != bytes((ARRAY,)):
+        raise DecodeError("not an array: with the option array, every key is the JS array "
+                          "of its values", codec=NAME, offset=0, found=data[:16],
+                          expected="a0, an array")
+    (value,) = decode_key(data)
+    return tuple(value)
+
+
+class BytewiseCodec(BaseCodec):
+    """npm ``bytewise`` 1.1.0 (``bytewise-core`` 1.2.3), the LevelDB key encoding.
+
+    >>> codec = BytewiseCodec()
+    >>> codec.encode(("foo",)).hex(" "), codec.encode((1.0,)).hex(" ")
+    ('70 66 6f 6f', '42 3f f0 00 00 00 00 00 00')
+    >>> codec.encode((("foo", True),)).hex(" ")
+    'a0 70 66 6f 6f 00 21 00'
+    >>> codec.decode(bytes.fromhex("a070666f6f002100"))
+    (('foo', True),)
+    >>> BytewiseCodec(array=True).decode(bytes.fromhex("a070666f6f002100"))
+    ('foo', True)
+    """
+
+    name = NAME
+    OPTIONS: ClassVar = {
+        "array": Option(
+            False, "True: every key is the JS array of its values ([v] for one value), and "
+            "decode gives the array's elements; False: a key of one value is that value, "
+            "bare, and decode gives it as a 1-tuple. Keys of several values (or none) are "
+            "arrays either way",
+            choices=(False, True)),
+    }
+    CAPABILITIES = Capabilities(
+        field_types=set(FIELD_PY_TYPES),
+        decoding="self-describing",
+        schemaless=True,
+        descending=False,
+        nulls="fixed",
+        injective=False,
+        prefix_free=False,
+        float_policy=FloatPolicy(nan="refuse", negative_zero="distinct"),
+        anomalies=ANOMALIES,
+        int_range=(-MAX_EXACT_INT, MAX_EXACT_INT),
+        notes="JS values: null < false < true < numbers < Dates < Buffers < strings < arrays "
+              "< undefined; ints as the double they equal; strict decoding",
+        readers=("Node.js: npm bytewise 1.1.0 / bytewise-core 1.2.3 (level, level-sublevel)",
+                 "Python (lexcodecs)"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.array: bool = self.options["array"]
+
+    # -- schemaless API (the codec's own) ---------------------------------------------------
+
+    def encode_schemaless(self, values: Sequence[Any]) -> bytes:
+        """The key bytewise writes for *values* (see the class and module docs)."""
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.encode(values, self.array, encode_values)  # type: ignore[no-any-return]
+        return encode_values(_as_values(NAME, values), self.array)
+
+    def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
+        """The key's value as a 1-tuple (option ``array``: the array's elements)."""
+        ref = decode_key_array if self.array else decode_key
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.decode(key, self.array, ref)  # type: ignore[no-any-return]
+        return ref(key)
+
+    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
+                     ) -> tuple[bytes, bytes | None]:
+        """``[P, P ff)``, ``P`` the array of *values* without its end byte: every array key
+        whose first elements are *values* (the array of *values* itself included), as
+        bytewise's ``sorts.array.bound`` gives. The empty prefix gives every key."""
+        if schema is not None:
+            return self.bind(schema).prefix_range(values)
+        values = _as_values(NAME, values)
+        if len(values) == 0:
+            return b"", None
+        body = encode_values(values, True)[:-1]
+        return body, body + _UPPER
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each value's tag and what it means, its bytes, and the arrays' end bytes."""
+        return explain.inspect(self, key, schema)
+
+    # -- schema binding ---------------------------------------------------------------------
+
+    def bind(self, schema: SchemaLike) -> BoundBytewise:
+        """The schema bound: values checked by field type, keys read back strictly."""
+        return self.bind_as(schema, BoundBytewise)
+
+    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
+        field_type = field.type
+
+        def check(value: Any) -> bytes:
+            return encode_values((field_value(field_type, value),), True)
+
+        return FieldPlan(index, field, check, None)
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        compiled = _impl.compiled(PACKAGE)
+        cls: type[BoundBytewise] = (BoundBytewise if compiled is None
+                                    else compiled.BoundBytewise)
+        return cls(self, schema, plans)
+
+
+def _typed(field_type: str, value: Any) -> Any:
+    """A decoded JS value as a field of *field_type* holds it (an int field's number as an
+    int), or ``_WRONG``."""
+    if value is None:
+        return None
+    if field_type == "int":
+        if type(value) is float and value.is_integer():
+            return int(value)
+        return _WRONG
+    return value if type(value) in FIELD_PY_TYPES[field_type][:1] else _WRONG
+
+
+_WRONG: Final = object()
+
+
+class BoundBytewise(BoundKey):
+    """A schema bound to bytewise: the key bytewise writes for the values, checked by field
+    type first (``None`` is null in every field; a ``bool`` is not an ``int``).
+
+    Decoding reads the key's value, takes its fields (the bare value of a one-field schema
+    without ``array``, else the array's elements), types each by its field, and refuses a
+    key that does not encode back byte for byte.
+    """
+
+    __slots__ = ("_array", "_types")
+
+    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
+        super().__init__(codec, schema, plans)
+        self._types = tuple(f.type for f in schema.fields)
+        self._array: bool = codec.options["array"] or len(self._types) != 1
+
+    def _checked(self, values: Sequence[Any]) -> list[Any]:
+        out = []
+        for i, (field_type, value) in enumerate(zip(self._types, values)):
+            try:
+                out.append(field_value(field_type, value))
+            except LexCodecError as exc:
+                raise self._context(exc, i) from None
+        return out
+
+    def encode(self, values: Sequence[Any]) -> bytes:
+        checked = self._checked(self._check_arity(values))
+        try:
+            return encode_values(checked, self._array)
+        except LexCodecError as exc:
+            raise exc.add_context(codec=NAME) from None
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        (value,) = decode_key(data)
+        if self._array:
+            if type(value) is not tuple or len(value) != len(self._types):
+                raise DecodeError(f"not an array of {len(self._types)} values: not a key of "
+                                  f"the schema {self.schema}", codec=NAME, offset=0,
+                                  found=data[:16], expected=f"a key of ({self.schema})")
+            items: tuple[Any, ...] = value
+        else:
+            items = (value,)
+        out = []
+        for i, (field_type, item) in enumerate(zip(self._types, items)):
+            typed = _typed(field_type, item)
+            if typed is _WRONG:
+                f = self.schema.fields[i]
+                raise DecodeError(f"value {i} is {with_article(type(item).__name__)}, not a "
+                                  f"value of {with_article(field_type)} field", codec=NAME,
+                                  offset=0, found=data[:16], expected=f"a key of ({self.schema})",
+                                  field=i, field_name=f.name, field_type=f.type)
+            out.append(typed)
+        return tuple(out)
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+        """The array prefix range (see the codec's); a one-field bare schema: the key of the
+        one value alone (``[key, key 00)``), or every key for no values."""
+        checked = self._checked(self._check_arity(values, prefix=True))
+        if not checked:
+            return b"", None
+        if not self._array:
+            key = encode_values(checked, False)
+            return key, key + _ARRAY_END
+        body = encode_values(checked, True)[:-1]
+        return body, body + _UPPER

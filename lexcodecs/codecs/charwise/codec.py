@@ -1,0 +1,239 @@
+"""The ``charwise`` codec: options, capabilities, the schemaless API and binding.
+
+Theory of operation: :class:`CharwiseCodec` is self-describing and schemaless, like
+``ordered-binary``: ``encode(values)`` writes the UTF-8 of what ``charwise.encode`` returns
+for the JS value (the one value bare, or several as a JS array), ``decode(key)`` reads it
+back strictly (always a tuple: ``(value,)``, the key's one value). The codec option
+``array`` makes every key a JS array of the values, as ``[path, key]`` keys are, and
+decode then returns the array's items.
+
+The work is done by ``reference_encode`` / ``reference_decode`` (the executable spec). When
+``lexcodecs._impl.compiled("charwise")`` gives a compiled module, its ``encode`` and
+``decode`` run instead and hand anything they do not take as their own to those functions.
+
+A schema binds into a plan: per field, its type (``format.FIELD_STARTS``, and the Python
+types of ``reference_encode.FIELD_PY_TYPES``). :class:`BoundCharwise` checks each value
+against its field, writes the key as the schemaless encoder does (an array, or the bare
+value for a one-field schema without ``array``), and reads keys field by field, refusing any
+key that does not encode back byte for byte. Field types: string, bool, float64, int (a JS
+number that is an integer, |n| <= 2**53); null in every field; no descending order, no field
+options. ``tuple`` and undefined are schemaless only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final
+
+import attrs
+
+from ... import _impl
+from ...codec import (
+    BaseCodec,
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    _as_values,
+    as_key_bytes,
+)
+from ...errors import DecodeError, EncodeError, LexCodecError
+from ...inspection import Inspection
+from ...schema import Field, KeySchema
+from . import explain
+from .anomalies import ANOMALIES, ARRAY_OFF_ONLY
+from .format import NAME, SEPARATOR
+from .reference_decode import decode_fields, decode_value
+from .reference_encode import (
+    FIELD_PY_TYPES,
+    INT_LIMIT,
+    encode_text,
+    encode_values,
+    field_value,
+    key_bytes,
+)
+
+__all__ = ["PACKAGE", "BoundCharwise", "CharwiseCodec"]
+
+#: the package name lexcodecs._impl knows the compiled module by
+PACKAGE: Final = "charwise"
+
+
+class CharwiseCodec(BaseCodec):
+    """npm ``charwise`` 3.0.1, the text key encoding of level (Secure Scuttlebutt's indexes).
+
+    >>> codec = CharwiseCodec()
+    >>> codec.encode(("hello",)), codec.encode((1.0,))
+    (b'Jhello', b'FE500M1.00000000000000000000')
+    >>> codec.encode(("a", None, True))
+    b'KJa"A"C!'
+    >>> codec.decode(b'KJa"A"C!'), CharwiseCodec(array=True).decode(b'KJa"A"C!')
+    ((('a', None, True),), ('a', None, True))
+    """
+
+    name = NAME
+    OPTIONS: ClassVar = {
+        "array": Option(
+            False, "True: every key is the JS array of its values (a key of one value is "
+            "[v]), and decode returns the array's items; False: a key of one value is that "
+            "value, bare, and decode returns (value,). Keys of several values (or none) are "
+            "arrays either way",
+            choices=(False, True)),
+    }
+    CAPABILITIES = Capabilities(
+        field_types=set(FIELD_PY_TYPES),
+        decoding="self-describing",
+        schemaless=True,
+        descending=False,
+        nulls="fixed",
+        injective=False,
+        prefix_free=False,
+        # NaN is one value (DaN), sorting between the negatives and zero: declared as the
+        # anomaly nan-between-negatives-and-zero on top of "lowest"
+        float_policy=FloatPolicy(nan="lowest", negative_zero="distinct"),
+        anomalies=ANOMALIES,
+        int_range=(-INT_LIMIT, INT_LIMIT),
+        notes="JS values as text: null < false < true < numbers (ints as the JS number) < "
+              "strings < arrays < undefined; stored as UTF-8",
+        readers=("Node.js: npm charwise 3.0.1 (level, Secure Scuttlebutt)",
+                 "Python (lexcodecs)"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.array: bool = self.options["array"]
+        # with array=True every key is the array of its values: the anomalies of several
+        # values against one array value do not happen
+        self._capabilities = self.CAPABILITIES if not self.array else attrs.evolve(
+            self.CAPABILITIES, anomalies=tuple(a for a in ANOMALIES
+                                               if a.name not in ARRAY_OFF_ONLY))
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
+
+    # -- schemaless API (the codec's own) ---------------------------------------------------
+
+    def encode_schemaless(self, values: Sequence[Any]) -> bytes:
+        """The key charwise writes for *values* (see the class and module docs)."""
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.encode(values, self.array, encode_values)  # type: ignore[no-any-return]
+        return encode_values(values, self.array)
+
+    def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
+        """The values of *key*, read strictly."""
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.decode(key, self.array, _decode_key)  # type: ignore[no-any-return]
+        try:
+            return _decode_key(key, self.array)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+
+    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
+                     ) -> tuple[bytes, bytes | None]:
+        """``[K items ", K items #)`` with *values* written as an array: every key of more
+        values than *values* that starts with them (the key of *values* itself is not in
+        it). The empty prefix gives every key: ``(b"", None)``."""
+        if schema is not None:
+            return self.bind(schema).prefix_range(values)
+        values = _as_values(NAME, values)
+        return _prefix(values)
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each value's type character, its text, and the array separators."""
+        return explain.inspect(self, key, schema)
+
+    # -- schema binding ---------------------------------------------------------------------
+
+    def bind(self, schema: SchemaLike) -> BoundCharwise:
+        """The schema bound: values checked by field type, keys read strictly."""
+        return self.bind_as(schema, BoundCharwise)
+
+    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
+        field_type = field.type
+
+        def check(value: Any) -> bytes:
+            return encode_values((field_value(field_type, value),), True)
+
+        return FieldPlan(index, field, check, None)
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        compiled = _impl.compiled(PACKAGE)
+        cls: type[BoundCharwise] = (BoundCharwise if compiled is None
+                                    else compiled.BoundCharwise)
+        return cls(self, schema, plans)
+
+
+def _prefix(values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+    if len(values) == 0:
+        return b"", None
+    body = encode_text(values, True)[:-1]  # the array without its !
+    return key_bytes(body + chr(SEPARATOR)), key_bytes(body + chr(SEPARATOR + 1))
+
+
+def _decode_key(key: Any, array: bool) -> tuple[Any, ...]:
+    """The reference schemaless decode of a key given as bytes, bytearray or memoryview."""
+    return decode_value(as_key_bytes(NAME, key), array)
+
+
+class BoundCharwise(BoundKey):
+    """A schema bound to charwise: the key charwise writes for the values, checked by field
+    type first (``None`` is null in every field; a ``bool`` is not an ``int``; an ``int``
+    field's values are written as JS numbers).
+
+    Decoding reads the key (:func:`.reference_decode.decode_fields`), then encodes the values
+    again and refuses a key that does not come back byte for byte.
+    """
+
+    __slots__ = ("_array", "_types")
+
+    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
+        super().__init__(codec, schema, plans)
+        self._types = tuple(f.type for f in schema.fields)
+        self._array: bool = codec.options["array"] or len(self._types) != 1
+
+    def _checked(self, values: Sequence[Any]) -> list[Any]:
+        out = []
+        for i, (field_type, value) in enumerate(zip(self._types, values)):
+            try:
+                out.append(field_value(field_type, value))
+            except LexCodecError as exc:
+                raise self._context(exc, i) from None
+        return out
+
+    def encode(self, values: Sequence[Any]) -> bytes:
+        checked = self._checked(self._check_arity(values))
+        try:
+            return encode_values(checked, self._array)
+        except LexCodecError as exc:
+            if exc.field is not None and exc.field_name is None:  # name the schema's field
+                f = self.schema.fields[exc.field]
+                exc.field_name, exc.field_type = f.name, f.type
+            raise exc.add_context(codec=NAME) from None
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        try:
+            values = decode_fields(data, self._types, not self._array)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+        try:
+            again = encode_values(values, self._array)
+        except EncodeError:
+            again = None
+        if again != data:
+            raise DecodeError("the values read do not encode back to this key: not a key "
+                              f"charwise writes for the schema {self.schema}",
+                              codec=NAME, offset=0, found=data,
+                              expected=f"a key of ({self.schema})")
+        return values
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+        """``[K items ", K items #)`` of the prefix written as an array (see the codec's)."""
+        checked = self._checked(self._check_arity(values, prefix=True))
+        return _prefix(checked)
+
