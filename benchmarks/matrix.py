@@ -52,8 +52,10 @@ SCHEMALESS_GOALS = (8.0, 4.0)
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
-def value(rng: random.Random, field_type: str) -> Any:
-    """A typical (not awkward) value of *field_type*."""
+def value(rng: random.Random, field_type: str, int_range: tuple[int, int] | None = None
+          ) -> Any:
+    """A typical (not awkward) value of *field_type* (an ``int`` within *int_range*, the
+    codec's: a JavaScript number holds 2**53 at most)."""
     if field_type == "string":
         return f"user-{rng.randint(0, 10**6)}"
     if field_type == "bytes":
@@ -64,7 +66,8 @@ def value(rng: random.Random, field_type: str) -> Any:
         cls = INT_TYPES[field_type]
         return rng.randint(cls.min, cls.max)
     if field_type == "int":
-        return rng.randint(-(2**62), 2**62)
+        lo, hi = int_range or (-(2**62), 2**62)
+        return rng.randint(max(lo, -(2**62)), min(hi, 2**62))
     if field_type == "float32":
         return Float32(rng.uniform(-1e6, 1e6))
     if field_type == "float64":
@@ -125,7 +128,7 @@ def cell(codec_name: str, field_type: str, desc: bool, n: int, repeats: int
          ) -> dict[str, Any]:
     order = " desc" if desc else ""
     codec = get_codec(codec_name)
-    # the record's last field: int64, or int where the codec has none (ordered-binary)
+    # the record's last field: int64, or int where the codec has none (the JS formats)
     n_type = "int64" if "int64" in codec.capabilities.field_types else "int"
     schema = KeySchema.parse(f"s:string{order}, v:{field_type}{order}, n:{n_type}{order}")
     row: dict[str, Any] = {"codec": codec_name, "type": field_type,
@@ -136,7 +139,8 @@ def cell(codec_name: str, field_type: str, desc: bool, n: int, repeats: int
         row["skip"] = f"cannot express: {exc.reason}"
         return row
     rng = random.Random(f"{codec_name}/{field_type}")
-    records = [(value(rng, "string"), value(rng, field_type), value(rng, n_type))
+    span = codec.capabilities.int_range
+    records = [(value(rng, "string"), value(rng, field_type, span), value(rng, n_type, span))
                for _ in range(n)]
     if codec_name in NO_NUL_BYTES and field_type == "bytes":
         records = [(s, v.replace(b"\x00", b"\x01"), i) for s, v, i in records]
