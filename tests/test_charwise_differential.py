@@ -74,6 +74,26 @@ class TestCharwiseDifferential(DifferentialConformance):
         for v, b in zip(values, back):
             assert (math.isnan(v) and math.isnan(b)) or v == b
 
+    def test_short_decimals_read_exactly(self) -> None:
+        """The compiled reader's fast path (at most 15 significant digits, a power of ten up
+        to 10**22 either way) against the reference on the decimals it takes and their
+        neighbours just past its bounds (16 digits, 10**23), both signs: equal doubles, and
+        no hand-over for a key the fast path reads."""
+        self.require_compiled()
+        rng = random.Random(35)
+        texts = [f"{rng.randrange(1, 10**digits)}e{scale}"
+                 for digits in (1, 2, 7, 15, 16) for scale in range(-25, 26)
+                 for _ in range(6)]
+        values = [sign * float(t) for t in texts for sign in (1.0, -1.0)]
+        codec = CharwiseCodec()
+        with _impl.use("reference"):
+            keys = [codec.encode((v,)) for v in values]
+            expected = [codec.decode(k) for k in keys]
+        _impl.HANDOVERS.clear()
+        with _impl.use("compiled"):
+            assert [codec.decode(k) for k in keys] == expected == [(v,) for v in values]
+        assert _impl.HANDOVERS[PACKAGE] == 0
+
     def test_odd_values_do_hand_over(self) -> None:
         self.require_compiled()
         codec = self.get_codec()
