@@ -36,9 +36,10 @@ from ...codec import (
     _as_values,
     as_key_bytes,
 )
-from ...errors import DecodeError, EncodeError, LexCodecError, with_article
+from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
 from ...schema import Field, KeySchema
+from .._js import JsBound
 from . import explain
 from .anomalies import ANOMALIES
 from .format import ARRAY, END, MAX_EXACT_INT, NAME
@@ -200,7 +201,7 @@ def _typed(field_type: str, value: Any) -> Any:
 _WRONG: Final = object()
 
 
-class BoundBytewise(BoundKey):
+class BoundBytewise(JsBound):
     """A schema bound to bytewise: the key bytewise writes for the values, checked by field
     type first (``None`` is null in every field; a ``bool`` is not an ``int``).
 
@@ -209,28 +210,10 @@ class BoundBytewise(BoundKey):
     key that does not encode back byte for byte.
     """
 
-    __slots__ = ("_array", "_types")
-
-    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
-        super().__init__(codec, schema, plans)
-        self._types = tuple(f.type for f in schema.fields)
-        self._array: bool = codec.options["array"] or len(self._types) != 1
-
-    def _checked(self, values: Sequence[Any]) -> list[Any]:
-        out = []
-        for i, (field_type, value) in enumerate(zip(self._types, values)):
-            try:
-                out.append(field_value(field_type, value))
-            except LexCodecError as exc:
-                raise self._context(exc, i) from None
-        return out
-
-    def encode(self, values: Sequence[Any]) -> bytes:
-        checked = self._checked(self._check_arity(values))
-        try:
-            return encode_values(checked, self._array)
-        except LexCodecError as exc:
-            raise exc.add_context(codec=NAME) from None
+    __slots__ = ()
+    NAME = NAME
+    check_value = staticmethod(field_value)
+    write = staticmethod(encode_values)
 
     def decode(self, key: bytes) -> tuple[Any, ...]:
         data = as_key_bytes(NAME, key)

@@ -39,9 +39,10 @@ from ...codec import (
     _as_values,
     as_key_bytes,
 )
-from ...errors import DecodeError, EncodeError, LexCodecError
+from ...errors import DecodeError, EncodeError
 from ...inspection import Inspection
 from ...schema import Field, KeySchema
+from .._js import JsBound
 from . import explain
 from .anomalies import ANOMALIES, ARRAY_OFF_ONLY
 from .format import NAME, SEPARATOR
@@ -180,7 +181,7 @@ def _decode_key(key: Any, array: bool) -> tuple[Any, ...]:
     return decode_value(as_key_bytes(NAME, key), array)
 
 
-class BoundCharwise(BoundKey):
+class BoundCharwise(JsBound):
     """A schema bound to charwise: the key charwise writes for the values, checked by field
     type first (``None`` is null in every field; a ``bool`` is not an ``int``; an ``int``
     field's values are written as JS numbers).
@@ -189,31 +190,10 @@ class BoundCharwise(BoundKey):
     again and refuses a key that does not come back byte for byte.
     """
 
-    __slots__ = ("_array", "_types")
-
-    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
-        super().__init__(codec, schema, plans)
-        self._types = tuple(f.type for f in schema.fields)
-        self._array: bool = codec.options["array"] or len(self._types) != 1
-
-    def _checked(self, values: Sequence[Any]) -> list[Any]:
-        out = []
-        for i, (field_type, value) in enumerate(zip(self._types, values)):
-            try:
-                out.append(field_value(field_type, value))
-            except LexCodecError as exc:
-                raise self._context(exc, i) from None
-        return out
-
-    def encode(self, values: Sequence[Any]) -> bytes:
-        checked = self._checked(self._check_arity(values))
-        try:
-            return encode_values(checked, self._array)
-        except LexCodecError as exc:
-            if exc.field is not None and exc.field_name is None:  # name the schema's field
-                f = self.schema.fields[exc.field]
-                exc.field_name, exc.field_type = f.name, f.type
-            raise exc.add_context(codec=NAME) from None
+    __slots__ = ()
+    NAME = NAME
+    check_value = staticmethod(field_value)
+    write = staticmethod(encode_values)
 
     def decode(self, key: bytes) -> tuple[Any, ...]:
         data = as_key_bytes(NAME, key)

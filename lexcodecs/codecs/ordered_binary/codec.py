@@ -36,10 +36,11 @@ from ...codec import (
     _as_values,
     as_key_bytes,
 )
-from ...errors import DecodeError, EncodeError, LexCodecError
+from ...errors import DecodeError, EncodeError
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
+from .._js import JsBound
 from . import explain
 from .anomalies import ANOMALIES
 from .format import BUFFER_SIZE, FALSE, NAME, NULL, NUMBER_WRITE, SEPARATOR, TRUE
@@ -195,7 +196,7 @@ def _decode_key(key: Any) -> tuple[Any, ...]:
     return decode_key(as_key_bytes(NAME, key))
 
 
-class BoundOrderedBinary(BoundKey):
+class BoundOrderedBinary(JsBound):
     """A schema bound to ordered-binary: the key lmdb-js writes for the values, checked by
     field type first (``None`` is null in every field; a ``bool`` is not an ``int``).
 
@@ -207,31 +208,10 @@ class BoundOrderedBinary(BoundKey):
     one the reader finds first).
     """
 
-    __slots__ = ("_array", "_types")
-
-    def __init__(self, codec: BaseCodec, schema: KeySchema, plans: Sequence[FieldPlan]) -> None:
-        super().__init__(codec, schema, plans)
-        self._types = tuple(f.type for f in schema.fields)
-        self._array: bool = codec.options["array"] or len(self._types) != 1
-
-    def _checked(self, values: Sequence[Any]) -> list[Any]:
-        out = []
-        for i, (field_type, value) in enumerate(zip(self._types, values)):
-            try:
-                out.append(field_value(field_type, value))
-            except LexCodecError as exc:
-                raise self._context(exc, i) from None
-        return out
-
-    def encode(self, values: Sequence[Any]) -> bytes:
-        checked = self._checked(self._check_arity(values))
-        try:
-            return encode_values(checked, self._array)
-        except LexCodecError as exc:
-            if exc.field is not None and exc.field_name is None:  # name the schema's field
-                f = self.schema.fields[exc.field]
-                exc.field_name, exc.field_type = f.name, f.type
-            raise exc.add_context(codec=NAME) from None
+    __slots__ = ()
+    NAME = NAME
+    check_value = staticmethod(field_value)
+    write = staticmethod(encode_values)
 
     def decode(self, key: bytes) -> tuple[Any, ...]:
         data = as_key_bytes(NAME, key)
