@@ -37,6 +37,7 @@ from .search import (
     Search,
     Spec,
     field_variants,
+    fields_where,
     looseness,
     plainness,
     refine,
@@ -354,17 +355,12 @@ def _candidate(name: str, codec: Codec, found: Found, rate: float, loose: float,
 def _control_fields(found: Found) -> tuple[int, ...]:
     """The fields whose string or bytes values hold a control byte in most decoded keys:
     more likely another format's type bytes and terminators than this field's data."""
-    rows = [v for v in found.values if v is not None]
-    out = []
-    for i in range(len(found.specs)):
-        hits = 0
-        for row in rows:
-            v = row[i]
-            data = v.encode("utf-8", "surrogatepass") if isinstance(v, str) else v
-            hits += isinstance(data, (bytes, bytearray)) and not CONTROL.isdisjoint(data)
-        if rows and hits * 2 > len(rows):
-            out.append(i)
-    return tuple(out)
+    return fields_where(found, _holds_control)
+
+
+def _holds_control(value: Any) -> bool:
+    data = value.encode("utf-8", "surrogatepass") if isinstance(value, str) else value
+    return isinstance(data, (bytes, bytearray)) and not CONTROL.isdisjoint(data)
 
 
 def _options(codec: Codec, *, changed: bool = False) -> dict[str, Any]:

@@ -69,6 +69,7 @@ __all__ = [
     "Search",
     "Spec",
     "field_variants",
+    "fields_where",
     "looseness",
     "plainness",
     "refine",
@@ -488,16 +489,17 @@ CONTROL: Final = frozenset(range(0x20)) - {0x09, 0x0A, 0x0D}
 WILD_EXPONENT: Final = 200
 
 
+def fields_where(found: Found, test: Callable[[Any], bool]) -> tuple[int, ...]:
+    """The fields (by index) whose values pass *test* in most decoded keys."""
+    rows = [v for v in found.values if v is not None]
+    return tuple(i for i in range(len(found.specs))
+                 if rows and sum(bool(test(row[i])) for row in rows) * 2 > len(rows))
+
+
 def unlikely_fields(found: Found) -> tuple[int, ...]:
     """The fields whose values, in most decoded keys, are no likely data: text holding
     control characters, or floats like 7.4e-258 (other bytes read as these types)."""
-    rows = [v for v in found.values if v is not None]
-    out = []
-    for i in range(len(found.specs)):
-        hits = sum(_unlikely(row[i]) for row in rows)
-        if rows and hits * 2 > len(rows):
-            out.append(i)
-    return tuple(out)
+    return fields_where(found, _unlikely)
 
 
 def _unlikely(value: Any) -> bool:
