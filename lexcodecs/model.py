@@ -6,6 +6,9 @@ by field from the schema:
 
 * NULL is ``(0,)`` when it sits first in the final order and ``(2,)`` when last; any value is
   ``(1, k)``, so NULL placement is independent of direction, as SQL's NULLS FIRST/LAST are;
+* Rust's nested ``Option`` (:class:`~lexcodecs.types.Some`): ``Some(None)`` sits between NULL
+  and the values, ``Some(Some(None))`` nearer the values, so ``(0.5, depth)`` beside a NULL
+  first and ``(1.5, -depth)`` beside a NULL last;
 * a descending field wraps ``k`` in :class:`Desc`, which reverses comparisons;
 * ``k`` is the value's own order: code points for strings, unsigned bytes for bytes and UUIDs,
   exact integers for instants and durations, and for numbers a rank plus the exact value.
@@ -28,7 +31,7 @@ from typing import Any, Final
 
 from .codec import FloatPolicy
 from .schema import Field, KeySchema
-from .types import END, EndSentinel, Float32
+from .types import END, EndSentinel, Float32, Some
 
 __all__ = [
     "Desc",
@@ -166,6 +169,12 @@ def _duration_key(value: Any, policy: FloatPolicy) -> Any:
     return value // _US
 
 
+def _char_key(value: Any, policy: FloatPolicy) -> Any:
+    if type(value) is not str or len(value) != 1:
+        raise ModelError(f"not one character: {value!r:.40}")
+    return ord(value)
+
+
 def _tuple_key(value: Any, policy: FloatPolicy) -> Any:
     raise ModelError("nested tuples have no format-independent order; test them per codec")
 
@@ -176,7 +185,9 @@ VALUE_KEYS: Final[Mapping[str, Callable[[Any, FloatPolicy], Any]]] = {
     "bytes": _bytes_key,
     "bool": _bool_key,
     **{t: _number_key for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
-                                "uint32", "uint64", "int", "float32", "float64", "decimal")},
+                                "uint32", "uint64", "int", "int128", "uint128", "variant",
+                                "float32", "float64", "decimal")},
+    "char": _char_key,
     "uuid": _uuid_key,
     "timestamp": _timestamp_key,
     "duration": _duration_key,
@@ -198,8 +209,19 @@ def field_key(value: Any, field: Field, policy: FloatPolicy = DEFAULT_POLICY) ->
     """The comparable key of one field's value, NULL placement and direction included."""
     if value is None:
         return (0,) if field.effective_nulls == "first" else (2,)
+    if type(value) is Some:
+        return _some_key(value, field)
     key = value_key(value, field.type, policy)
     return (1, Desc(key) if field.descending else key)
+
+
+def _some_key(value: Some, field: Field) -> tuple[Any, ...]:
+    inner: Any = value
+    while type(inner) is Some:
+        inner = inner.value
+    if inner is not None:
+        raise ModelError(f"Some wraps only None or another Some, not {inner!r:.40}")
+    return (0.5, value.depth) if field.effective_nulls == "first" else (1.5, -value.depth)
 
 
 def natural_key(values: Sequence[Any], schema: KeySchema,
@@ -217,7 +239,8 @@ def natural_key(values: Sequence[Any], schema: KeySchema,
 
 
 _INT_FIELD_TYPES: Final = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16",
-                                     "uint32", "uint64", "int"})
+                                     "uint32", "uint64", "int", "int128", "uint128",
+                                     "variant"})
 
 
 def _fast_field_key(field: Field, policy: FloatPolicy) -> Callable[[Any], tuple[Any, ...]]:

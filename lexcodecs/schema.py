@@ -38,11 +38,16 @@ __all__ = [
     "Options",
 ]
 
-#: Every field type a schema may name. Codecs declare the subset they support.
+#: Every field type a schema may name. Codecs declare the subset they support. The Rust
+#: formats' own: ``int128``/``uint128``, ``char`` (one Unicode scalar value, a ``str`` of
+#: length 1) and ``variant`` (an enum's variant index, a non-negative ``int``; the format
+#: fixes its width, and a variant's payload is written as the fields after it).
 FIELD_TYPES: Final[tuple[str, ...]] = (
     "string", "bytes", "bool",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "int",
+    "int128", "uint128",
     "float32", "float64", "decimal", "uuid", "timestamp", "duration", "tuple",
+    "char", "variant",
 )
 
 #: Keys of the dict form that are not options.

@@ -111,7 +111,7 @@ def test_capabilities_defaults() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"field_types": {"int8", "int128"}, "decoding": "schema"},
+    {"field_types": {"int8", "int256"}, "decoding": "schema"},
     {"field_types": {"varchar"}, "decoding": "schema"},
     {"field_types": {"int8"}, "decoding": "sometimes"},
     {"field_types": {"int8"}, "decoding": "schema", "nulls": "middle"},
@@ -123,8 +123,8 @@ def test_capabilities_validation(kwargs: dict[str, Any]) -> None:
 
 
 def test_capabilities_unknown_type_message() -> None:
-    with pytest.raises(ValueError, match="int128"):
-        Capabilities(field_types={"int8", "int128"}, decoding="schema")
+    with pytest.raises(ValueError, match="int256"):
+        Capabilities(field_types={"int8", "int256"}, decoding="schema")
 
 
 ANOMALY = Anomaly("unescaped", "order", "strings with 00 sort wrong", (("a",), ("a\x00",)),

@@ -23,7 +23,7 @@ from toys import (
     WideRangeBroken,
 )
 
-from lexcodecs import Anomaly, Capabilities, Float32, FloatPolicy, KeySchema, get_codec
+from lexcodecs import Anomaly, Capabilities, Float32, FloatPolicy, KeySchema, Some, get_codec
 from lexcodecs.testing import checks
 from lexcodecs.testing.checks import ConformanceError
 from lexcodecs.testing.conformance import PROPERTIES, CodecConformance, applicable, run_property
@@ -460,6 +460,10 @@ ORDERED: dict[str, list[Any]] = {
                   datetime(2262, 4, 11, tzinfo=UTC)],
     "duration": [timedelta(days=-1), timedelta(microseconds=-1), timedelta(0),
                  timedelta(microseconds=1), timedelta(days=10**5)],
+    "int128": [-(2**127), -(2**64), -1, 0, 2**127 - 1],
+    "uint128": [0, 2**64, 2**128 - 1],
+    "char": ["\x00", "a", "é", "\uffff", "\U0010ffff"],
+    "variant": [0, 1, 255, 2**32 - 1],
 }
 
 
@@ -474,6 +478,23 @@ def test_model_orders_each_type(field_type: str, direction: str, nulls: str) -> 
     expected = [(None,), *expected] if null_first else [*expected, (None,)]
     shuffled = expected[1::2] + expected[0::2]
     assert sorted(shuffled, key=lambda v: natural_key(v, schema)) == expected
+
+
+@pytest.mark.parametrize(("direction", "ordered"), [
+    ("", [None, Some(None), Some(Some(None)), -3, 7]),
+    (" desc", [7, -3, Some(Some(None)), Some(None), None]),
+])
+def test_model_orders_option_layers(direction: str, ordered: list[Any]) -> None:
+    # Rust's Option<Option<Option<T>>>: each layer's None between the outer ones and the values
+    schema = KeySchema.parse(f"v:int32{direction} nullable=3")
+    rows = [(v,) for v in ordered]
+    shuffled = rows[1::2] + rows[0::2]
+    assert sorted(shuffled, key=lambda v: natural_key(v, schema)) == rows
+
+
+def test_model_refuses_some_around_a_value() -> None:
+    with pytest.raises(ModelError, match="Some wraps only None"):
+        natural_key((Some(7),), KeySchema.parse("v:int32 nullable=true"))
 
 
 def test_model_orders_by_first_differing_field() -> None:

@@ -235,7 +235,7 @@ def test_unknown_key(obj: dict[str, Any]) -> None:
         typed_value(obj)
 
 
-@pytest.mark.parametrize("width", ["int7", "INT8", "uint128", "float32", 8, None])
+@pytest.mark.parametrize("width", ["int7", "INT8", "uint256", "float32", 8, None])
 def test_bad_width(width: Any) -> None:
     if width is None:  # "width": null means "no width", which is allowed
         assert type(typed_value({"int": "1", "width": None})) is int

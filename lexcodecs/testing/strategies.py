@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from ..codec import Capabilities
 from ..schema import FIELD_TYPES, Field, KeySchema
-from ..types import INT_TYPES, Float32
+from ..types import INT_TYPES, WIDE_INT_TYPES, Float32, Some
 
 __all__ = [
     "GENERATED_TYPES",
@@ -113,8 +113,20 @@ def _int(caps: Capabilities) -> st.SearchStrategy[int]:
     return st.one_of(st.integers(), st.integers(-(2**200), 2**200))
 
 
+def _char(caps: Capabilities) -> st.SearchStrategy[str]:
+    # one Unicode scalar value: surrogates are not characters (Rust's char refuses them)
+    tricky = [c for c in _TRICKY_CHARS if caps.text_nul or c != "\x00"]
+    return st.one_of(st.sampled_from(tricky), st.characters(
+        blacklist_categories=["Cs"], blacklist_characters="" if caps.text_nul else "\x00"))
+
+
+#: the variant indexes every format takes (memcomparable writes one byte; a codec with a
+#: wider index tests its own range)
+_VARIANT: Final = st.one_of(st.integers(0, 255), st.sampled_from([0, 1, 255]))
+
+
 def _typed_int(name: str) -> st.SearchStrategy[int]:
-    cls = INT_TYPES[name]
+    cls = INT_TYPES.get(name) or WIDE_INT_TYPES[name]
     edges = sorted({cls.min, cls.max, 0, 1, min(max(-1, cls.min), cls.max), cls.min + 1,
                     cls.max - 1})
     return st.one_of(st.integers(cls.min, cls.max), st.sampled_from(edges))
@@ -143,7 +155,19 @@ def values_for(field: Field, caps: Capabilities, overrides: Overrides | None = N
         override = overrides.get(field.type)
     if nullable is None:
         nullable = caps.nulls != "none"
-    return _values_of(field.type, caps, override, nullable)
+    values = _values_of(field.type, caps, override, nullable)
+    layers = field.options.get("nullable")
+    if nullable and type(layers) is int and layers > 1:
+        # Rust's Option<Option<T>>: Some(None) (and deeper) between NULL and the values
+        values = st.one_of(values, st.integers(1, layers - 1).map(_some_none))
+    return values
+
+
+def _some_none(depth: int) -> Some:
+    value = Some(None)
+    for _ in range(depth - 1):
+        value = Some(value)
+    return value
 
 
 @functools.lru_cache(maxsize=2048)
@@ -155,7 +179,7 @@ def _values_of(field_type: str, caps: Capabilities, override: st.SearchStrategy[
     base: st.SearchStrategy[Any]
     if override is not None:
         base = override
-    elif field_type in INT_TYPES:
+    elif field_type in INT_TYPES or field_type in WIDE_INT_TYPES:
         base = _typed_int(field_type)
     else:
         t = field_type
@@ -170,6 +194,8 @@ def _values_of(field_type: str, caps: Capabilities, override: st.SearchStrategy[
             "uuid": st.uuids(),
             "timestamp": _timestamp(),
             "duration": _duration(),
+            "char": _char(caps) if t == "char" else st.nothing(),
+            "variant": _VARIANT,
         }
         if t not in table:
             raise ValueError(f"no strategy for field type {t!r}; pass one in overrides")

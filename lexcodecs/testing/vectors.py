@@ -85,7 +85,7 @@ import attrs
 
 from ..errors import LexCodecError
 from ..schema import KeySchema
-from ..types import END, INFINITY, INT_TYPES, UNDEFINED, Float32, Some, Versionstamp
+from ..types import END, INFINITY, INT_TYPES, UNDEFINED, WIDE_INT_TYPES, Float32, Some, Versionstamp
 
 __all__ = [
     "ENV_VAR",
@@ -167,10 +167,11 @@ def _from_int(obj: Mapping[str, Any]) -> Any:
     width = obj.get("width")
     if width is None or width == "int":
         return number
-    cls = INT_TYPES.get(width) if isinstance(width, str) else None
+    widths = {**INT_TYPES, **WIDE_INT_TYPES}
+    cls = widths.get(width) if isinstance(width, str) else None
     if cls is None:
         raise VectorFormatError(
-            f"unknown int width {width!r}; expected 'int' or one of {', '.join(INT_TYPES)}")
+            f"unknown int width {width!r}; expected 'int' or one of {', '.join(widths)}")
     return cls(number)  # out of range raises lexcodecs EncodeError
 
 
@@ -347,9 +348,39 @@ def typed_values(json_list: Sequence[Mapping[str, Any]]) -> tuple[Any, ...]:
     return tuple(typed_value(v) for v in json_list)
 
 
+#: the Rust files' spellings of a serde type (a base type and a marker key) -> the schema's
+#: type: ``{"type": "int", "width": "int128"}`` is an ``int128`` field, ``{"type": "string",
+#: "char": true}`` a ``char``, ``{"type": "uint32", "variant": true}`` an enum's ``variant``
+_MARKED_TYPES: Final[dict[str, tuple[str, dict[Any, str]]]] = {
+    "width": ("int", {"int128": "int128", "uint128": "uint128"}),
+    "char": ("string", {True: "char"}),
+    "variant": ("uint32", {True: "variant"}),
+}
+
+
+def _field_dict(field: Mapping[str, Any]) -> Mapping[str, Any]:
+    marks = [k for k in _MARKED_TYPES if k in field]
+    if not marks:
+        return field
+    if len(marks) > 1:
+        raise VectorFormatError(f"a field has one type marker, got {marks}: {dict(field)!r}")
+    base, types = _MARKED_TYPES[marks[0]]
+    mark = field[marks[0]]
+    if field.get("type") != base or type(mark) not in (str, bool) or mark not in types:
+        raise VectorFormatError(
+            f"{marks[0]!r} goes with type {base!r} and one of {list(types)}: {dict(field)!r}")
+    rest = {k: v for k, v in field.items() if k != marks[0]}
+    return {**rest, "type": types[mark]}
+
+
 def schema_from_fields(fields: Iterable[Mapping[str, Any]]) -> KeySchema:
-    """The schema of a case's ``fields`` list; unnamed fields are called f0, f1, ..."""
-    return KeySchema.from_dict({"fields": list(fields)})
+    """The schema of a case's ``fields`` list; unnamed fields are called f0, f1, ...
+
+    >>> str(schema_from_fields([{"type": "int", "width": "uint128"},
+    ...                         {"type": "string", "char": True, "nullable": 2}]))
+    'f0:uint128, f1:char nullable=2'
+    """
+    return KeySchema.from_dict({"fields": [_field_dict(f) for f in fields]})
 
 
 # -- cases and files ------------------------------------------------------------------------
