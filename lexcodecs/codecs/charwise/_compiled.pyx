@@ -29,7 +29,9 @@ from cpython.object cimport Py_TYPE, PyTypeObject, PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.math cimport isinf, isnan, NAN, INFINITY
 from libc.stdio cimport snprintf
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memcpy
+
+from lexcodecs._raw cimport __builtin_clzll
 
 from lexcodecs._engine cimport Buf, buf_bytes, buf_free, buf_init, buf_put, buf_put_n, \
     buf_room, int64_of, utf8_of, values_of
@@ -194,7 +196,7 @@ cdef object bound_decode(_Plan plan, object key):
             out.append(v)
         else:
             return HAND
-    return tuple(out)
+    return PyList_AsTuple(out)
 
 
 class BoundCharwise(_ReferenceBound):

@@ -1,15 +1,14 @@
 # The compiled writers of ``charwise`` (included by ``_compiled.pyx``): each returns 1
 # (written) or 0 (hand the whole key over to the reference encoder, no exception).
 
-cdef inline void put_digit(Buf *b, int d, bint flip) except *:
-    buf_put(b, <unsigned char>(48 + (9 - d if flip else d)))
-
-
 cdef int put_number(Buf *b, double x) except -1:
-    """The text of the JS number *x* (``reference_encode.number_text``)."""
+    """The text of the JS number *x* (``reference_encode.number_text``), built in a local
+    buffer and stored at once (a store per digit checked the buffer's room and the error
+    state each time: an eighth of a decode, which writes every number back)."""
     cdef char digits[32]
-    cdef int point = 0, n, e, i
-    cdef bint neg
+    cdef unsigned char text[64]
+    cdef int point = 0, n, e, i, k
+    cdef unsigned char nine
     if isnan(x):
         buf_put_n(b, <const unsigned char *> b"DaN", 3)
         return 1
@@ -19,21 +18,30 @@ cdef int put_number(Buf *b, double x) except -1:
     if isinf(x):
         buf_put_n(b, <const unsigned char *> (b"FF" if x > 0 else b"DD"), 2)
         return 1
-    neg = x < 0
     n = _shortest(x, digits, &point)
     e = point - 1 + C_BIAS
-    buf_put(b, C_NEGATIVE if neg else C_POSITIVE)
-    buf_put(b, C_EXPONENT)
-    put_digit(b, e // 100, neg)
-    put_digit(b, (e // 10) % 10, neg)
-    put_digit(b, e % 10, neg)
-    buf_put(b, C_MANTISSA)
-    put_digit(b, digits[0] - 48, neg)
-    buf_put(b, 0x2E)  # .
+    # a negative number's digits (exponent and mantissa) are 9-complemented: '0' + '9' - c
+    nine = 105 if x < 0 else 0
+    text[0] = C_NEGATIVE if x < 0 else C_POSITIVE
+    text[1] = C_EXPONENT
+    text[2] = <unsigned char>(48 + e // 100)
+    text[3] = <unsigned char>(48 + (e // 10) % 10)
+    text[4] = <unsigned char>(48 + e % 10)
+    text[5] = C_MANTISSA
+    text[6] = <unsigned char>digits[0]
+    text[7] = 0x2E  # .
+    k = 8
     for i in range(1, n):
-        put_digit(b, digits[i] - 48, neg)
+        text[k] = <unsigned char>digits[i]
+        k += 1
     for i in range(C_PAD):
-        put_digit(b, 0, neg)
+        text[k] = 48
+        k += 1
+    if nine:
+        for i in range(2, k):
+            if i != 5 and i != 7:
+                text[i] = nine - text[i]
+    buf_put_n(b, text, k)
     return 1
 
 
