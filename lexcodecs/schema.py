@@ -317,8 +317,9 @@ class KeySchema:
                       | OPTION "=" VALUE
             NAME, OPTION := a letter or "_", then letters, digits, "_", "." or "-"
             TYPE     := string | bytes | bool | int8 | int16 | int32 | int64 | uint8
-                      | uint16 | uint32 | uint64 | int | float32 | float64 | decimal
-                      | uuid | timestamp | duration | tuple
+                      | uint16 | uint32 | uint64 | int | int128 | uint128 | float32
+                      | float64 | decimal | uuid | timestamp | duration | tuple | char
+                      | variant
             VALUE    := a word of letters, digits and _ . - + /  (true/false: a bool,
                         an optional sign and digits: an int, else a string)
                       | a double-quoted JSON string (spaces, commas)

@@ -40,6 +40,7 @@ from ..codec import Anomaly, Codec
 from ..errors import DecodeError, LexCodecError, NotDecodableError, SchemaError
 from ..model import ModelError, model_equal, natural_key
 from ..schema import FIELD_TYPES, Field, KeySchema
+from ..types import Some
 
 __all__ = [
     "ConformanceError",
@@ -65,7 +66,8 @@ DECODED_TYPES: Final[dict[str, tuple[type, ...]]] = {
     "bytes": (bytes,),
     "bool": (bool,),
     **{t: (int,) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                           "uint64", "int")},
+                           "uint64", "int", "int128", "uint128", "variant")},
+    "char": (str,),
     "float32": (float,),
     "float64": (float,),
     "decimal": (decimal.Decimal,),
@@ -153,7 +155,7 @@ def check_round_trip(codec: Codec, schema: KeySchema, values: Sequence[Any]) -> 
                                f"{_show(values)} -> {_hex(key)} -> {back!r}: not the same values")
     for i, (f, v) in enumerate(zip(schema.fields, back)):
         want = DECODED_TYPES[f.type]
-        if v is not None and (not isinstance(v, want) or
+        if v is not None and type(v) is not Some and (not isinstance(v, want) or
                               (f.type != "bool" and isinstance(v, bool))):
             raise ConformanceError("round_trip", codec, schema,
                                    f"field {i} {f.name!r} ({f.type}) decoded as "
@@ -227,17 +229,19 @@ def check_injective(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[An
                 f"key {_hex(ka)}")
 
 
-def check_columnar(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]]) -> None:
-    """The keys :func:`lexcodecs.columnar.encode_arrow` writes for *batch*, as an Arrow
-    table, are the row API's, byte for byte: a codec's columnar declaration
-    (``codec.columnar()``, :mod:`lexcodecs.pieces`) is checked, not trusted. A batch whose
-    values Arrow cannot hold as the field types' columns is passed over (the row API needs
-    no columns to be right); needs ``pyarrow``."""
+def check_columnar(codec: Codec, schema: KeySchema, batch: Sequence[Sequence[Any]],
+                   pairs: Pairs = ()) -> None:
+    """The keys :func:`lexcodecs.columnar.encode_arrow` writes for *batch* (and the second
+    key of each pair: the neighbours, where -0.0 meets 0.0), as an Arrow table, are the row
+    API's, byte for byte: a codec's columnar declaration (``codec.columnar()``,
+    :mod:`lexcodecs.pieces`) is checked, not trusted. A batch whose values Arrow cannot hold
+    as the field types' columns is passed over (the row API needs no columns to be right);
+    needs ``pyarrow``."""
     import pyarrow as pa
 
     from ..columnar.arrow import _array, encode_arrow
 
-    rows = [tuple(values) for values in batch]
+    rows = [tuple(values) for values in batch] + [tuple(near) for _, near in pairs]
     if not rows:
         return
     try:

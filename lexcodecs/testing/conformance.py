@@ -74,7 +74,7 @@ BATCH_CHECKS: Final[Mapping[str, tuple[Callable[..., None], bool]]] = {
     "order": (checks.check_order, True),
     "injective": (checks.check_injective, True),
     "prefix_free": (checks.check_prefix_free, True),
-    "columnar": (checks.check_columnar, False),
+    "columnar": (checks.check_columnar, True),
 }
 
 

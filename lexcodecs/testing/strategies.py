@@ -289,9 +289,15 @@ def _neighbours(value: Any, field_type: str) -> list[Any]:
         return [Float32(-value)]
     if isinstance(value, float):
         return [-value, math.nextafter(value, math.inf), math.nextafter(value, -math.inf)]
-    if isinstance(value, int) and field_type in INT_TYPES:
-        cls = INT_TYPES[field_type]
+    if isinstance(value, int) and (field_type in INT_TYPES or field_type in WIDE_INT_TYPES):
+        cls = INT_TYPES.get(field_type) or WIDE_INT_TYPES[field_type]
         return [v for v in (value - 1, value + 1, -value) if cls.min <= v <= cls.max]
+    if isinstance(value, int) and field_type == "variant":
+        return [v for v in (value - 1, value + 1) if 0 <= v <= 255]  # every format's range
+    if isinstance(value, str) and field_type == "char":
+        # the code points next door, surrogates skipped (they are no characters)
+        return [chr(c) for c in (ord(value) - 1, ord(value) + 1)
+                if 0 <= c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF]
     if isinstance(value, int):
         return [value - 1, value + 1, -value]
     if isinstance(value, str):
