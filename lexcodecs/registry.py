@@ -54,6 +54,7 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "hbase-orderedbytes": "lexcodecs.codecs.hbase_orderedbytes:HBaseOrderedBytesCodec",
     "bytewise": "lexcodecs.codecs.bytewise:BytewiseCodec",
     "charwise": "lexcodecs.codecs.charwise:CharwiseCodec",
+    "tidb": "lexcodecs.codecs.tidb:TidbCodec",
 }
 
 CodecFactory = Callable[..., Codec]
