@@ -55,6 +55,7 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "bytewise": "lexcodecs.codecs.bytewise:BytewiseCodec",
     "charwise": "lexcodecs.codecs.charwise:CharwiseCodec",
     "tidb": "lexcodecs.codecs.tidb:TidbCodec",
+    "memcomparable": "lexcodecs.codecs.memcomparable:MemcomparableCodec",
 }
 
 CodecFactory = Callable[..., Codec]

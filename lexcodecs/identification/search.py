@@ -498,8 +498,16 @@ def fields_where(found: Found, test: Callable[[Any], bool]) -> tuple[int, ...]:
 
 def unlikely_fields(found: Found) -> tuple[int, ...]:
     """The fields whose values, in most decoded keys, are no likely data: text holding
-    control characters, or floats like 7.4e-258 (other bytes read as these types)."""
+    control characters, floats like 7.4e-258, or integers of 8 bytes spelling text
+    (``b"\\n$user0\\0"`` read as a uint64): other bytes read as these types."""
     return fields_where(found, _unlikely)
+
+
+#: the bytes of words: ASCII letters and digits
+ALNUM: Final = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+#: an integer whose 8 bytes hold this many letters or digits is text read as a number (a
+#: random 64-bit value holds 1.9 on average, and 5 or more in 1.6% of draws)
+TEXT_BYTES: Final = 5
 
 
 def _unlikely(value: Any) -> bool:
@@ -507,6 +515,12 @@ def _unlikely(value: Any) -> bool:
         return not CONTROL.isdisjoint(value.encode("utf-8", "surrogatepass"))
     if isinstance(value, float) and math.isfinite(value) and value:
         return abs(math.frexp(value)[1]) > WILD_EXPONENT
+    if isinstance(value, int) and type(value) is not bool and 32 < value.bit_length() <= 64:
+        # the value's bytes as a format writes them: as they are, or inverted (descending;
+        # a sign bit flipped changes one byte, a letter's at most)
+        word = value & 0xFFFFFFFFFFFFFFFF
+        return any(sum(b in ALNUM for b in w.to_bytes(8, "big")) >= TEXT_BYTES
+                   for w in (word, word ^ 0xFFFFFFFFFFFFFFFF))
     return False
 
 
