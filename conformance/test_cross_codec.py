@@ -41,17 +41,20 @@ SEED: Final = 11
 #: schema -> the codecs expected to put pairs in the wrong order (all through declared
 #: anomalies); a codec not listed must keep the natural order exactly
 SCHEMAS: Final[dict[str, frozenset[str]]] = {
-    # every built-in codec with an int64 can express this one
-    "name:string, n:int64": frozenset({"lexkey", "lexkey-legacy"}),
+    # every built-in codec with an int64 can express this one (storekey: a string holding
+    # U+0000 ends early)
+    "name:string, n:int64": frozenset({"lexkey", "lexkey-legacy", "storekey"}),
     # the JS formats' types (ordered-binary's declared -0.0 above NaN departs, and bytewise's
-    # and charwise's -0.0 equal to 0.0)
+    # and charwise's -0.0 equal to 0.0; storekey's strings with U+0000)
     "name:string, x:float64, ok:bool": frozenset({"lexkey", "lexkey-legacy", "ordered-binary",
-                                                  "bytewise", "charwise"}),
+                                                  "bytewise", "charwise", "storekey"}),
     # descending and NULLs in the middle (HBase's BlobVar: a value whose 7-bit groups end
     # first sorts first)
     "tenant:string, ts:int64 desc, id:bytes": frozenset({"hbase-orderedbytes"}),
-    # NUL-laden bytes, a narrow int, floats with -0.0, NaN and infinities
-    "k:bytes, x:int32, f:float64": frozenset({"lexkey", "lexkey-legacy", "hbase-orderedbytes"}),
+    # NUL-laden bytes, a narrow int, floats with -0.0, NaN and infinities (storekey's bytes
+    # sort by their length first)
+    "k:bytes, x:int32, f:float64": frozenset({"lexkey", "lexkey-legacy", "hbase-orderedbytes",
+                                              "storekey"}),
     # decimals, then a descending string and a descending int with NULLs last
     "amount:decimal, label:string desc, n:int64 desc nulls last": frozenset(),
     # bool and float with the codecs that have bool

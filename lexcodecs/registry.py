@@ -56,6 +56,7 @@ BUILTIN_CODECS: Final[Mapping[str, str]] = {
     "charwise": "lexcodecs.codecs.charwise:CharwiseCodec",
     "tidb": "lexcodecs.codecs.tidb:TidbCodec",
     "memcomparable": "lexcodecs.codecs.memcomparable:MemcomparableCodec",
+    "storekey": "lexcodecs.codecs.storekey:StorekeyCodec",
 }
 
 CodecFactory = Callable[..., Codec]

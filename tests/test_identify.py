@@ -91,7 +91,17 @@ def test_keys_of_every_codec_are_identified(name: str) -> None:
         name, text, [(c.codec, c.schema) for c in found[:3]])
 
 
-def _vector_sets() -> list[tuple[str, str, str]]:
+#: vector groups no reading can give back, with why (each must still fail: xfail is strict)
+KNOWN_MISSES: dict[tuple[str, str], str] = {
+    ("storekey.json", "f0:string"): "4 of its 24 keys hold a U+0000, where storekey's string "
+    "ends: no reading gives those values back (the anomaly string-nul-round-trip)",
+    ("storekey.json", "f0:float32"): "20 special binary32 values (infinities, NaNs, "
+    "subnormals, the largest): read as two 16-bit integers the 4-byte keys are as plain, "
+    "and as ordered",
+}
+
+
+def _vector_sets() -> list[Any]:
     """(vector file, schema, codec options as JSON) for the two groups of one schema and one
     set of codec options with the most keys (10 or more) in each vector file."""
     out = []
@@ -102,7 +112,10 @@ def _vector_sets() -> list[tuple[str, str, str]]:
                 group = (str(case.schema), json.dumps(case.options or {}, sort_keys=True))
                 counts[group] = counts.get(group, 0) + 1
         largest = sorted((-n, group) for group, n in counts.items() if n >= 10)
-        out += [(path.name, *group) for _, group in largest[:2]]
+        for _, (text, options) in largest[:2]:
+            miss = KNOWN_MISSES.get((path.name, text))
+            marks = [pytest.mark.xfail(reason=miss, strict=True)] if miss else []
+            out.append(pytest.param(path.name, text, options, marks=marks))
     return out
 
 
