@@ -12,6 +12,7 @@ only with a schema: no byte of a key says its type.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, cast
 
@@ -58,6 +59,14 @@ CAPABILITIES: Final = Capabilities(
           "decimals within rust_decimal's range",
     readers=("Rust (memcomparable crate: RisingWave, GreptimeDB)", "Python (lexcodecs)"),
 )
+
+
+@functools.lru_cache(maxsize=1024)
+def _field_parts(field: Field) -> tuple[FieldLayout, Any, Any]:
+    """A field's layout, encoder and decoder, made once per field (identify binds thousands
+    of schemas of the same few fields)."""
+    layout = FieldLayout.of(field)
+    return layout, reference_encode.field_encoder(layout), reference_decode.field_decoder(layout)
 
 
 @attrs.frozen
@@ -155,9 +164,8 @@ class MemcomparableCodec(BaseCodec):
                               "repr only on a bytes field")
 
     def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
-        layout = FieldLayout.of(field)
-        return MemcomparableFieldPlan(index, field, reference_encode.field_encoder(layout),
-                                      reference_decode.field_decoder(layout), layout=layout)
+        layout, encode, decode = _field_parts(field)
+        return MemcomparableFieldPlan(index, field, encode, decode, layout=layout)
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         mc_plans = [p for p in plans if isinstance(p, MemcomparableFieldPlan)]

@@ -21,6 +21,7 @@ from the same plans: its four operations run in Cython and hand anything unusual
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, cast
 
@@ -75,6 +76,14 @@ CAPABILITIES: Final = Capabilities(
              "Python (lexcodecs)"),
 )
 
+
+@functools.lru_cache(maxsize=1024)
+def _field_parts(field: Field) -> tuple[FieldLayout, Any, Any]:
+    """A field's layout, encoder and decoder, made once per field (identify binds thousands
+    of schemas of the same few fields)."""
+    layout = FieldLayout.of(field)
+    return (layout, reference_encode.field_encoder(layout),
+            reference_decode.field_decoder(layout, field.type))
 
 @attrs.frozen
 class SkvFieldPlan(FieldPlan):
@@ -284,9 +293,8 @@ class SkvCodec(BaseCodec):
     }
 
     def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
-        layout = FieldLayout.of(field)
-        return SkvFieldPlan(index, field, reference_encode.field_encoder(layout),
-                            reference_decode.field_decoder(layout, field.type), layout=layout)
+        layout, encode, decode = _field_parts(field)
+        return SkvFieldPlan(index, field, encode, decode, layout=layout)
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         parts = [f.options.get("key", KEY_PARTITION) for f in schema.fields]
