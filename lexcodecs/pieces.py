@@ -56,6 +56,8 @@ FLAGS: Final[dict[str, int]] = {
     "signflip": 1, "invert": 2, "literal": 4, "plus1": 8, "float32": 16, "signed": 32,
     "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
     "bcd": 2048, "seven_last": 4096, "escape_ff": 8192, "ordered_binary_string": 16384,
+    "zero_up": 32768, "tidb_groups": 65536, "memcomparable_bytes": 131072,
+    "storekey_bytes": 262144, "tidb_time": 524288,
 }
 
 INT64_MIN: Final = -(2**63)
@@ -120,6 +122,9 @@ class CodecPieces:
     #: the fewest fields a schema has for these pieces to hold (ordered-binary writes one
     #: value bare, not as an array: a schema of fewer fields takes the row API)
     min_fields: int = 1
+    #: the field options the piece function reads (memcomparable's ``nullable``, say): a
+    #: field with any other option takes the row API
+    options: frozenset[str] = frozenset()
     #: the longest key the codec writes (ordered-binary: lmdb-js's 8 KiB buffer, less its
     #: widest store), or None: a schema whose keys may be longer takes the row API when its
     #: pieces are all of bounded length; with a string or bytes field, the kernel declines

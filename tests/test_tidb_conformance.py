@@ -27,7 +27,7 @@ pytestmark = pytest.mark.usefixtures("impl")
 SCHEMAS = ("s:string, n:int64, u:uint64, x:float64",
            "b:bytes, y:float32, t:timestamp, l:duration",
            "d:decimal precision=10 frac=2, n:int64",
-           "n:int64, u:uint64, x:float64, l:duration")  # the columnar kernel's alone
+           "n:int64, u:uint64, x:float64, l:duration")
 
 #: DECIMAL(10, 2) values: at most 8 integer digits, 2 fraction digits
 DECIMAL_10_2 = st.integers(-(10**10) + 1, 10**10 - 1).map(
@@ -42,7 +42,7 @@ def few_examples() -> settings:
 
 class TestTidbConformance(CodecConformance):
     codec = TidbCodec()
-    schemas = SCHEMAS[:3]
+    schemas = SCHEMAS
     value_strategies: ClassVar = {"d": DECIMAL_10_2}
 
     def property_settings(self) -> settings:
@@ -57,7 +57,3 @@ class TestTidbIndexConformance(TestTidbConformance):
 class TestTidbCommonHandleConformance(TestTidbConformance):
     codec = TidbCodec(table_id=-7, handle="common")
     schemas = ("s:string, n:int64", SCHEMAS[2])
-
-
-class TestTidbColumnarConformance(TestTidbConformance):
-    schemas = SCHEMAS[3:]

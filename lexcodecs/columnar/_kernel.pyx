@@ -45,7 +45,8 @@ number, HBase's too), or the codec's own ``lexcodecs/codecs/<pkg>/_layout.pxi``:
 writer    layout              bytes
 ========  ==================  =====================================================================
 BE        _raw.pxd            big-endian in ``width`` bytes (``raw_be``); ``F_SIGNFLIP`` flips the
-                              top bit (lexkey's ints, orderly's fixed ints)
+                              top bit (lexkey's ints, orderly's fixed ints); ``F_TI_TIME``: a
+                              time's TiDB packed uint64 (tidb/: ``ti_packed_micros``)
 SKV_INT   skv/                skv's signed int (``skv_int``): sign byte ``02``/``03``, then ``v``
                               or ``2**N - 1 + v``
 FDB_INT   fdb_tuple/          fdb-tuple's integer (``fdb_int64``): code ``0x14 ± n``, then ``n``
@@ -59,7 +60,8 @@ OB_INT    ordered_binary/     ordered-binary's number of an int (``ob_int``): th
 CENT_INT  _centimal.pxi       the base-100 number of an integer (sqlite4's, HBase's): medium
                               class header, centimal mantissa (``cent_int``)
 FLOAT     _raw.pxd            IEEE order transform (``raw_order``; ``F_LITERAL``: lexkey's
-                              "x < 0" rule; ``F_PLUS1``: orderly's)
+                              "x < 0" rule; ``F_PLUS1``: orderly's; ``F_ZERO_UP``: -0.0 as
+                              +0.0, memcomparable's and TiDB's)
 OC_FLT    orderedcode/        orderedcode's float64: the int64 of its bits (``MinInt64 - bits``
                               if negative)
 OB_FLT    ordered_binary/     ordered-binary's number of a float64: ``1 ‖ u ‖ 0`` (``0 ‖ u ^
@@ -74,7 +76,10 @@ BYTES     by flag             a string's or binary's data: raw; ``00`` escaped `
                               orderly/: ``orderly_plus2``); 7-bit groups (``F_SEVEN``, sqlite4's
                               binary: ``raw_seven``); HBase's BlobVar (``F_SEVEN_LAST``,
                               hbase_orderedbytes/: ``hbase_blob_var``); packed BCD (``F_BCD``,
-                              orderly/: ``orderly_bcd``)
+                              orderly/: ``orderly_bcd``); 8-byte groups with TiDB's markers
+                              (``F_TI_GROUPS``, tidb/: ``ti_groups``) or memcomparable's flag
+                              and markers (``F_MC_BYTES``, memcomparable/: ``mc_bytes``); a u64
+                              length, then the data (``F_SK_BYTES``, storekey/: ``sk_bytes``)
 ========  ==================  =====================================================================
 
 A loop here writes a piece the way its shape needs: the keys of one length store exactly,
@@ -113,6 +118,9 @@ include "../codecs/orderedcode/_layout.pxi"
 include "../codecs/ordered_binary/_layout.pxi"
 include "../codecs/sqlite4/_layout.pxi"
 include "../codecs/hbase_orderedbytes/_layout.pxi"
+include "../codecs/tidb/_layout.pxi"
+include "../codecs/memcomparable/_layout.pxi"
+include "../codecs/storekey/_layout.pxi"
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
 cdef enum:
@@ -165,6 +173,11 @@ cdef enum:
     F_SEVEN_LAST = 4096
     F_ESCFF = 8192
     F_OBSTR = 16384
+    F_ZERO_UP = 32768
+    F_TI_GROUPS = 65536
+    F_MC_BYTES = 131072
+    F_SK_BYTES = 262144
+    F_TI_TIME = 524288
 
 # a string's layout, one of its flags' (:func:`_body_of`), in the order _bytes tests them; the
 # ones from B_DOUBLE on may write up to twice the data (the kernel's buffer bound)
@@ -179,6 +192,9 @@ cdef enum:
     B_BLOB_VAR = 6
     B_BCD = 7
     B_OB = 8
+    B_TI_GROUPS = 9
+    B_MC_BYTES = 10
+    B_SK_BYTES = 11
 
 #: the most bytes one field's piece can take, NULL aside (each plan row gives its own bound)
 cdef enum:
@@ -289,6 +305,8 @@ cdef inline uint8_t* _float(const FieldC* f, uint8_t* p, double x, uint64_t inv)
     cdef float x32
     cdef uint32_t b32
     cdef uint64_t b64, sign
+    if f.flags & F_ZERO_UP:
+        x = x + 0.0  # -0.0 + 0.0 is +0.0 (memcomparable's and TiDB's zero), the rest unchanged
     if f.flags & F_FLOAT32:
         x32 = <float>x
         memcpy(&b32, &x32, 4)
@@ -322,6 +340,12 @@ cdef inline bint _nanos(const FieldC* f, bint* neg, uint64_t* u) noexcept nogil:
 cdef int _body_of(int flags) noexcept nogil:
     """A string piece's layout from its flags (a piece declares at most one of them;
     ``F_NO00`` alone is a check, not a layout)."""
+    if flags & F_SK_BYTES:
+        return B_SK_BYTES
+    if flags & F_MC_BYTES:
+        return B_MC_BYTES
+    if flags & F_TI_GROUPS:
+        return B_TI_GROUPS
     if flags & F_OBSTR:
         return B_OB
     if flags & F_BCD:
@@ -400,8 +424,14 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         return hbase_blob_var(p, src, size)
     elif body <= B_BCD:
         return orderly_bcd(p, src, size, t)
-    else:
+    elif body <= B_OB:
         return ob_utf8(p, src, size, ob_units(src, size))
+    elif body <= B_TI_GROUPS:
+        return ti_groups(p, src, size)
+    elif body <= B_MC_BYTES:
+        return mc_bytes(p, src, size)
+    else:
+        return sk_bytes(p, src, size)
     memcpy(p, src, size)
     return p + size
 
@@ -480,6 +510,10 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         neg = <bint>negative
         if f.tmul and not _nanos(f, &neg, &u):
             return NULL
+        if f.flags & F_TI_TIME:  # TiDB's packed time of the instant (tidb/_layout.pxi)
+            if not ti_packed_micros(<int64_t>u // 1000, &u):
+                return NULL
+            neg = False
         if u + f.rbias > f.rspan:  # out of the field's range: the row API's refusal
             return NULL
         p = _int_body(f, p, f.writer, f.width, f.flags & F_SIGNFLIP, neg, u)
@@ -1110,6 +1144,7 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
     cdef int width = f.width, writer = f.writer, npre = f.npre, nsuf = f.nsuf, vsize = f.vsize
     cdef int k2
     cdef bint literal = f.flags & F_LITERAL, float32 = f.flags & F_FLOAT32
+    cdef bint zero_up = (f.flags & F_ZERO_UP) != 0
     cdef bint src32 = f.src == S_F32
     cdef uint8_t b_false = f.b_false ^ <uint8_t>inv, b_true = f.b_true ^ <uint8_t>inv
     cdef uint8_t* p
@@ -1141,6 +1176,8 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
             x32 = (<const float*>values)[k + off]
             if x32 != x32:
                 return -1
+            if zero_up:
+                x32 = x32 + <float>0.0  # -0.0 + 0.0 is +0.0, every other value itself
             memcpy(&b32, &x32, 4)
             sign = (x32 < 0) if literal else (b32 >> 31)
             b32 = <uint32_t>raw_order(b32, sign, 4) + <uint32_t>plus1
@@ -1155,6 +1192,8 @@ cdef int _in_place(const FieldC* f, uint8_t* out, Py_ssize_t length, Py_ssize_t 
                 x = (<const double*>values)[k + off]
             if x != x:
                 return -1
+            if zero_up:
+                x = x + 0.0
             memcpy(&b64, &x, 8)
             sign = (x < 0) if literal else (b64 >> 63)
             b64 = raw_order(b64, sign, 8) + plus1

@@ -76,9 +76,10 @@ def declared(codec: Codec) -> CodecPieces | None:
 
 @functools.cache
 def piece_of(pieces: CodecPieces, field: Field) -> Piece | None:
-    """*field*'s piece under the declaration *pieces*, or None (field options: always the row
-    API). Kept per (declaration, field): ``encode_arrow`` asks for each field on each call."""
-    if field.options:
+    """*field*'s piece under the declaration *pieces*, or None (a field option the
+    declaration does not name, ``CodecPieces.options``: always the row API). Kept per
+    (declaration, field): ``encode_arrow`` asks for each field on each call."""
+    if any(name not in pieces.options for name in field.options):
         return None
     piece = pieces.piece(field)
     return piece if isinstance(piece, Piece) else None

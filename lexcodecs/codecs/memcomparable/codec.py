@@ -35,7 +35,7 @@ from ...schema import Field, KeySchema
 from .._serde import NULLABLE, REPR, layers_of
 from . import reference_decode, reference_encode
 from .anomalies import ANOMALIES
-from .format import FORMATS, K_BOOL, K_INT, K_UINT, NAME, FieldLayout
+from .format import FORMATS, K_BOOL, K_FLOAT32, K_FLOAT64, K_INT, K_UINT, NAME, FieldLayout
 
 __all__ = ["CAPABILITIES", "PACKAGE", "BoundMemcomparable", "MemcomparableCodec"]
 
@@ -124,16 +124,25 @@ class BoundMemcomparable(BoundKey):
 
 def columnar_piece(field: Field) -> Piece | None:
     """*field*'s piece for the columnar kernel, after its Option tags (``01`` per layer; a
-    NULL is ``00``): the fixed-width integers big-endian (signed: sign bit flipped) and bool;
-    None for any other field (the row API writes it: no kernel writer writes -0.0 as +0.0,
-    or memcomparable's byte groups)."""
+    NULL is ``00``): the fixed-width integers big-endian (signed: sign bit flipped), the
+    floats by the IEEE transform of their value (``zero_up``: -0.0 as +0.0; the kernel
+    declines a NaN, which the row API writes canonical), bool, strings and serde_bytes (the
+    flag and 8-byte groups of ``_layout.pxi``); None for any other field (the row API writes
+    it)."""
     fmt = FORMATS[field.type]
+    if field.type == "bytes" and field.options.get("repr", "bytes") != "bytes":
+        return None  # a Vec<u8> as a sequence: the row API writes it
     layers = layers_of(field)
     tags = bytes((1,)) * layers
     null = bytes((0,)) if layers else None
     if fmt.kind in (K_INT, K_UINT):
         flags = FLAGS["signflip"] if fmt.kind == K_INT else 0
         piece = Piece(WRITERS["be"], fmt.width, flags, tags, b"", fmt.lo, fmt.hi, null=null)
+    elif fmt.kind in (K_FLOAT32, K_FLOAT64):
+        flags = FLAGS["zero_up"] | (FLAGS["float32"] if fmt.kind == K_FLOAT32 else 0)
+        piece = Piece(WRITERS["float"], fmt.width, flags, tags, null=null)
+    elif field.type in ("string", "bytes"):
+        piece = Piece(WRITERS["bytes"], 10, FLAGS["memcomparable_bytes"], tags, null=null)
     elif fmt.kind == K_BOOL:
         piece = Piece(WRITERS["bool"], 1, 0, tags, null=null)
     else:
@@ -153,7 +162,8 @@ class MemcomparableCodec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
-    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece,
+                                     options=frozenset({"nullable", "repr"}))
     CAPABILITIES: ClassVar[Capabilities] = CAPABILITIES
     FIELD_OPTIONS: ClassVar = {"nullable": NULLABLE, "repr": REPR}
 

@@ -193,23 +193,32 @@ class BoundStorekey(BoundKey):
 
 
 def columnar_piece(field: Field) -> Piece | None:
-    """*field*'s piece for the columnar kernel: bool, integers and variants (big-endian, the
-    sign bit flipped for signed ones), floats (the IEEE order transform; a NaN is declined)
-    and strings (UTF-8 and ``00``); None for chars (one character each, U+0000 refused) and
-    bytes (no length-prefix writer): the row API writes them (and any field with options)."""
+    """*field*'s piece for the columnar kernel, after its Option tags (``01`` per layer; a
+    NULL is ``00``): bool, integers and variants (big-endian, the sign bit flipped for
+    signed ones), floats (the IEEE order transform; a NaN is declined), strings (UTF-8 and
+    ``00``), serde_bytes (a u64 length, then the data: ``_layout.pxi``) and byte sequences
+    (the data, then ``01``); None for chars (one character each, U+0000 refused): the row
+    API writes them."""
     kind, width = FIELD_KINDS[field.type]
+    layers = layers_of(field)
+    tags = b"\x01" * layers
+    null = b"\x00" if layers else None
     if kind == KIND_BOOL:
-        return Piece(WRITERS["bool"], 1)
+        return Piece(WRITERS["bool"], 1, 0, tags, null=null)
     if kind in (KIND_INT, KIND_UINT):
         code = FieldCode(kind, width, 0)
         flags = FLAGS["signflip"] if kind == KIND_INT else 0
-        return Piece(WRITERS["be"], width, flags, lo=code.lo, hi=code.hi)
+        return Piece(WRITERS["be"], width, flags, tags, lo=code.lo, hi=code.hi, null=null)
     if kind == KIND_FLOAT32:
-        return Piece(WRITERS["float"], 4, FLAGS["float32"])
+        return Piece(WRITERS["float"], 4, FLAGS["float32"], tags, null=null)
     if kind == KIND_FLOAT64:
-        return Piece(WRITERS["float"], 8)
+        return Piece(WRITERS["float"], 8, 0, tags, null=null)
     if kind == KIND_STRING:
-        return Piece(WRITERS["bytes"], 0, 0, b"", b"\x00")
+        return Piece(WRITERS["bytes"], 0, 0, tags, b"\x00", null=null)
+    if field.type == "bytes" and field.options.get("repr", "bytes") == "seq":
+        return Piece(WRITERS["bytes"], 0, 0, tags, b"\x01", null=null)
+    if field.type == "bytes":
+        return Piece(WRITERS["bytes"], 8, FLAGS["storekey_bytes"], tags, null=null)
     return None
 
 
@@ -225,7 +234,8 @@ class StorekeyCodec(BaseCodec):
     """
 
     name: ClassVar[str] = NAME
-    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece)
+    COLUMNAR: ClassVar = CodecPieces(b"", columnar_piece,
+                                     options=frozenset({"nullable", "repr"}))
     CAPABILITIES: ClassVar[Capabilities] = CAPABILITIES
     FIELD_OPTIONS: ClassVar = {"nullable": NULLABLE, "repr": REPR}
 

@@ -104,11 +104,18 @@ _NULL_BYTES: Final = b"\x00"
 
 def columnar_piece(field: Field) -> Piece | None:
     """*field*'s piece for the columnar kernel: int64 (``03``, sign bit flipped), uint64
-    (``04``) and duration (``07``, int64 nanoseconds); NULL is ``00``. The other fields take
-    the row API: 8-byte groups, decimals and packed times have no generic writer, and the
-    ``float`` writer XORs the sign bit where TiDB ORs it (its ``literal`` rule writes -0.0 as
-    ``00..``, TiDB as ``80..``)."""
+    (``04``), duration (``07``, int64 nanoseconds), floats (``05``, the IEEE transform of
+    the float64 value with -0.0 as +0.0: TiDB ORs the sign bit into a value >= 0) and
+    strings and bytes (``01``, the 8-byte groups of ``_layout.pxi``); NULL is ``00``.
+    Timestamps are TiDB's packed time (``04``, ``tidb_time``); decimals take the row API."""
     t = field.type
+    if t == "timestamp":
+        return Piece(WRITERS["be"], WIDTH, FLAGS["tidb_time"], b"\x04", b"", 0, UINT64_MAX,
+                     null=_NULL_BYTES, time=True)
+    if t in ("float32", "float64"):
+        return Piece(WRITERS["float"], WIDTH, FLAGS["zero_up"], b"\x05", null=_NULL_BYTES)
+    if t in ("string", "bytes"):
+        return Piece(WRITERS["bytes"], 9, FLAGS["tidb_groups"], b"\x01", null=_NULL_BYTES)
     if t == "int64":
         return Piece(WRITERS["be"], WIDTH, FLAGS["signflip"], b"\x03", b"", INT64_MIN,
                      INT64_MAX, null=_NULL_BYTES)
