@@ -40,13 +40,13 @@ from rich.table import Table
 from lexcodecs import KeySchema, LexCodecError, NotDecodableError, _impl, get_codec
 from lexcodecs._console import show, table
 from lexcodecs.registry import BUILTIN_CODECS
-from lexcodecs.types import INT_TYPES, Float32
+from lexcodecs.types import INT_TYPES, WIDE_INT_TYPES, Float32
 
 #: every built-in codec, in the registry's order (a new one gets its rows with no edit here)
 CODECS = tuple(BUILTIN_CODECS)
 TYPES = ("string", "bytes", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-         "uint32", "uint64", "int", "float32", "float64", "decimal", "uuid", "timestamp",
-         "duration")
+         "uint32", "uint64", "int", "int128", "uint128", "float32", "float64", "decimal",
+         "uuid", "timestamp", "duration", "char", "variant")
 ENCODE_GOAL, DECODE_GOAL = 3.0, 2.0
 SCHEMALESS_GOALS = (8.0, 4.0)
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -62,9 +62,13 @@ def value(rng: random.Random, field_type: str, int_range: tuple[int, int] | None
         return rng.randbytes(rng.randint(8, 16))
     if field_type == "bool":
         return rng.random() < 0.5
-    if field_type in INT_TYPES:
-        cls = INT_TYPES[field_type]
+    if field_type in INT_TYPES or field_type in WIDE_INT_TYPES:
+        cls = INT_TYPES.get(field_type) or WIDE_INT_TYPES[field_type]
         return rng.randint(cls.min, cls.max)
+    if field_type == "char":
+        return chr(rng.randint(0x20, 0x2FF))
+    if field_type == "variant":
+        return rng.randint(0, 255)
     if field_type == "int":
         lo, hi = int_range or (-(2**62), 2**62)
         return rng.randint(max(lo, -(2**62)), min(hi, 2**62))

@@ -2,7 +2,7 @@
 each tested both ways on both implementations, and the refusals, each naming the codec, the
 field, the value and the reason.
 
-The vectors (``tests/test_storekey_vectors.py``) hold the crate's own bytes; these are the
+The vectors (``conformance/test_storekey_vectors.py``) hold the crate's own bytes; these are the
 spec's examples, one per rule, so that a rule that breaks is named.
 """
 
