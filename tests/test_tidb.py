@@ -274,3 +274,27 @@ def test_inspect_shows_head_flags_groups_and_decimal_header() -> None:
     assert view.fields[1].value == 3
     groups = CODEC.inspect(bytes.fromhex("016162630000000000fa"))
     assert groups.fields[0].parts[1].text.endswith("last marker fa: 3 data byte(s)")
+
+
+def test_columnar_packed_times_are_the_row_apis_across_the_calendar() -> None:
+    """The kernel's packed time (its own civil-from-days, ``_layout.pxi``) against the row
+    API's (``datetime``'s fields): every 97th day of years 1..9999 at a moving time of day,
+    and the days around each leap day and century (both run compiled; the kernel only
+    where the compiled modules are built)."""
+    pa = pytest.importorskip("pyarrow")
+    from lexcodecs.columnar import encode_arrow, kernel_available
+
+    if not kernel_available():
+        pytest.skip("the columnar kernel is not built")
+    first, last = _dt.date(1, 1, 1).toordinal(), _dt.date(9999, 12, 31).toordinal()
+    days = set(range(first, last + 1, 97)) | {first, last}
+    for year in range(4, 10000, 4):  # Feb 28, the day after (a leap day or not), Mar 1
+        feb28 = _dt.date(year, 2, 28).toordinal()
+        days |= {feb28, feb28 + 1, feb28 + 2}
+    values = [_dt.datetime.combine(_dt.date.fromordinal(d), _dt.time(), _dt.UTC)
+              + _dt.timedelta(microseconds=d * 7_919_993 % 86_400_000_000)
+              for d in sorted(days)]
+    table = pa.table({"t": pa.array(values, pa.timestamp("us", tz="UTC"))})
+    codec = TidbCodec()
+    written = encode_arrow(table, "t:timestamp", codec).to_pylist()
+    assert written == [codec.encode((v,), "t:timestamp") for v in values]
