@@ -35,10 +35,11 @@ from lexcodecs.columnar import encode_arrow, kernel_available
 from lexcodecs.columnar.arrow import _python_values
 from lexcodecs.columnar.pieces import declared
 from lexcodecs.errors import EncodeError, SchemaError
+from lexcodecs.registry import BUILTIN_CODECS
 
 #: a codec without fixed-width int types: the type it writes the same integers as (its rows
 #: are shown with the schema it took)
-INTS_AS: dict[str, str] = {"ordered-binary": "int"}
+INTS_AS: dict[str, str] = {"ordered-binary": "int", "bytewise": "int", "charwise": "int"}
 
 
 def _ints_as(text: str, int_type: str) -> str:
@@ -47,8 +48,8 @@ def _ints_as(text: str, int_type: str) -> str:
     return text
 
 
-CODECS = ["fdb-tuple", "lexkey", "lexkey-legacy", "orderly", "skv", "sqlite4", "orderedcode",
-          "hbase-orderedbytes", "ordered-binary"]
+#: every built-in codec, in the registry's order
+CODECS = list(BUILTIN_CODECS)
 #: (label, schema, fixed width: the 10x goal applies)
 SCHEMAS = [
     ("2 x int64", "a:int64, b:int64", True),
