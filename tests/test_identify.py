@@ -241,3 +241,20 @@ def test_the_package_function_is_the_engine() -> None:
     keys = [bound.encode((f"u{i}", i)) for i in range(20)]
     assert lexcodecs.identify(keys, codecs=["fdb-tuple"], limit=2) == identify(
         keys, codecs=["fdb-tuple"], limit=2)
+
+
+#: (a decoded value, whether it is an unlikely value: another format's bytes read as its type)
+UNLIKELY: list[tuple[Any, bool]] = [
+    ("acme", False), ("tab\tand\nnewline", False), ("a\x01b", True),
+    (1.5, False), (0.0, False), (float("inf"), False), (7.4e-258, True), (float("nan"), True),
+    (1_700_000_000_123, False), (-(2**63), False), (True, False),
+    (int.from_bytes(b"\n$user0\x00", "big"), True),           # text read as a uint64
+    (int.from_bytes(b"\n$user0\x00", "big") ^ (2**64 - 1), True),  # and descending
+]
+
+
+@pytest.mark.parametrize(("value", "unlikely"), UNLIKELY)
+def test_unlikely_values(value: Any, unlikely: bool) -> None:
+    from lexcodecs.identification.search import _unlikely
+
+    assert _unlikely(value) is unlikely

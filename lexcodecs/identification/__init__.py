@@ -451,8 +451,8 @@ def _confidence(c: Candidate, total: int, rivals: list[Candidate],
     if c.unlikely_fields:
         evidence.append("field " + ", ".join(f"f{i}" for i in c.unlikely_fields)
                         + " holds unlikely values in most keys (text with control "
-                          "characters, floats beyond 1e±60, 8-byte integers spelling text): "
-                          "other bytes read as these types")
+                          "characters, floats beyond 1e±60 or NaN, 8-byte integers spelling "
+                          "text): other bytes read as these types")
     if c.control_fields:
         evidence.append("field " + ", ".join(f"f{i}" for i in c.control_fields)
                         + " holds control bytes in most keys: it may be another format's "

@@ -498,7 +498,7 @@ def fields_where(found: Found, test: Callable[[Any], bool]) -> tuple[int, ...]:
 
 def unlikely_fields(found: Found) -> tuple[int, ...]:
     """The fields whose values, in most decoded keys, are no likely data: text holding
-    control characters, floats like 7.4e-258, or integers of 8 bytes spelling text
+    control characters, floats like 7.4e-258 or NaN, or integers of 8 bytes spelling text
     (``b"\\n$user0\\0"`` read as a uint64): other bytes read as these types."""
     return fields_where(found, _unlikely)
 
@@ -513,6 +513,8 @@ TEXT_BYTES: Final = 5
 def _unlikely(value: Any) -> bool:
     if type(value) is str:
         return not CONTROL.isdisjoint(value.encode("utf-8", "surrogatepass"))
+    if isinstance(value, float) and math.isnan(value):
+        return True  # a field of NaNs: other bytes (a payload kept, as storekey keeps it)
     if isinstance(value, float) and math.isfinite(value) and value:
         return abs(math.frexp(value)[1]) > WILD_EXPONENT
     if isinstance(value, int) and type(value) is not bool and 32 < value.bit_length() <= 64:
