@@ -37,19 +37,21 @@ __all__ = ["BODY_MAX", "FLAGS", "FLOAT_WRITERS", "INT64_MIN", "INT_WRITERS", "NO
 #: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``): the integers, then the floats
 WRITERS: Final[dict[str, int]] = {
     "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "orderedcode_int": 5,
-    "ordered_binary_int": 6, "centimal_int": 7, "float": 8, "orderedcode_float": 9,
-    "ordered_binary_float": 10, "sqlite4_float": 11, "bool": 12, "bytes": 13,
+    "ordered_binary_int": 6, "centimal_int": 7, "bytewise_int": 8, "float": 9,
+    "orderedcode_float": 10, "ordered_binary_float": 11, "sqlite4_float": 12,
+    "bytewise_number": 13, "bool": 14, "bytes": 15,
 }
-INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6, 7})
+INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
 #: writer kind -> the most body bytes it writes (None: the piece's width): an fdb-tuple int
 #: is a code and up to 8 bytes, an orderly var-int at most 9, an orderedcode int64 10, an
-#: ordered-binary integer 11 (a double's 9, a BigInt remainder's 2), a centimal integer a
-#: header and 10 centimal digits, a sqlite4 float a header, an exponent varint and at most
-#: 10 digits; a string's width is what it writes beside its data (the kernel adds the
-#: data's bytes)
+#: ordered-binary integer 11 (a double's 9, a BigInt remainder's 2), a bytewise number 9 (a
+#: tag and a double), a centimal integer a header and 10 centimal digits, a sqlite4 float a
+#: header, an exponent varint and at most 10 digits; a string's width is what it writes
+#: beside its data (the kernel adds the data's bytes)
 BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 11, 7: 11,
-                                          8: None, 9: 10, 10: 9, 11: 16, 12: 1, 13: None}
-FLOAT_WRITERS: Final = frozenset({8, 9, 10, 11})
+                                          8: 9, 9: None, 10: 10, 11: 9, 12: 16, 13: 9,
+                                          14: 1, 15: None}
+FLOAT_WRITERS: Final = frozenset({9, 10, 11, 12, 13})
 
 #: the kernel's flags (``F_*``)
 FLAGS: Final[dict[str, int]] = {
@@ -57,7 +59,8 @@ FLAGS: Final[dict[str, int]] = {
     "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
     "bcd": 2048, "seven_last": 4096, "escape_ff": 8192, "ordered_binary_string": 16384,
     "zero_up": 32768, "tidb_groups": 65536, "memcomparable_bytes": 131072,
-    "storekey_bytes": 262144, "tidb_time": 524288,
+    "storekey_bytes": 262144, "tidb_time": 524288, "bytewise_text": 1048576,
+    "bytewise_buffer": 2097152,
 }
 
 INT64_MIN: Final = -(2**63)
@@ -125,6 +128,10 @@ class CodecPieces:
     #: the field options the piece function reads (memcomparable's ``nullable``, say): a
     #: field with any other option takes the row API
     options: frozenset[str] = frozenset()
+    #: bytes before the first field's piece and after the last's (bytewise's array of the
+    #: values: ``a0`` ... ``00``), NULLs included
+    key_prefix: bytes = b""
+    key_suffix: bytes = b""
     #: the longest key the codec writes (ordered-binary: lmdb-js's 8 KiB buffer, less its
     #: widest store), or None: a schema whose keys may be longer takes the row API when its
     #: pieces are all of bounded length; with a string or bytes field, the kernel declines

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+from lexcodecs import KeySchema
 from lexcodecs.codecs.bytewise import BytewiseCodec
 from lexcodecs.testing import CodecConformance
 
@@ -33,3 +34,23 @@ class TestBytewiseConformance(CodecConformance):
 
     def property_settings(self) -> settings:
         return few_examples()
+
+
+
+def test_array_option_keys_go_columnar() -> None:
+    """With the option ``array`` every key is an array, one value's too (level-sublevel's
+    ``[path, key]``), and has a columnar declaration of its own (an item's escapes for one
+    field): ``encode_arrow`` writes the row API's bytes. (The conformance class above runs
+    the option off: its anomalies are the option's.)"""
+    pytest.importorskip("pyarrow")
+    from lexcodecs.columnar import kernel_available
+    from lexcodecs.testing.checks import check_columnar
+
+    if not kernel_available():
+        pytest.skip("the columnar kernel is not built")
+    codec = BytewiseCodec(array=True)
+    check_columnar(codec, KeySchema.parse("s:string"),
+                   [("",), ("a\x00b",), ("\x01",), (None,), ("é",)])
+    check_columnar(codec, KeySchema.parse("r:bytes, x:float64, n:int"),
+                   [(b"\xfe\xff\x00", -0.0, 2**53), (None, float("-inf"), None),
+                    (b"", 1.5, -(2**53))])

@@ -59,6 +59,8 @@ OB_INT    ordered_binary/     ordered-binary's number of an int (``ob_int``): th
                               or the double nearer zero and the BigInt remainder
 CENT_INT  _centimal.pxi       the base-100 number of an integer (sqlite4's, HBase's): medium
                               class header, centimal mantissa (``cent_int``)
+BW_INT    bytewise/           bytewise's number of an int (``bw_number`` of the double it
+                              equals: the field's range is +-2**53)
 FLOAT     _raw.pxd            IEEE order transform (``raw_order``; ``F_LITERAL``: lexkey's
                               "x < 0" rule; ``F_PLUS1``: orderly's; ``F_ZERO_UP``: -0.0 as
                               +0.0, memcomparable's and TiDB's)
@@ -68,6 +70,8 @@ OB_FLT    ordered_binary/     ordered-binary's number of a float64: ``1 ‖ u �
                               7fff… ‖ 0`` if < 0)
 SQ4_FLT   sqlite4/            sqlite4's number of a float (``sq4_number``): the digits of its
                               shortest repr (Ryu, ``lexcodecs/_shortest.pxi``)
+BW_NUM    bytewise/           bytewise's number (``bw_number``): a tag by sign, then the
+                              double's bytes (negatives' inverted); the infinities bare tags
 BOOL      (none)              one byte, ``b_false`` or ``b_true`` (the plan's)
 BYTES     by flag             a string's or binary's data: raw; ``00`` escaped ``00 ff``
                               (``F_ESC00``: ``raw_escape00``); with ``F_ESCFF`` ``ff`` escaped
@@ -79,7 +83,9 @@ BYTES     by flag             a string's or binary's data: raw; ``00`` escaped `
                               orderly/: ``orderly_bcd``); 8-byte groups with TiDB's markers
                               (``F_TI_GROUPS``, tidb/: ``ti_groups``) or memcomparable's flag
                               and markers (``F_MC_BYTES``, memcomparable/: ``mc_bytes``); a u64
-                              length, then the data (``F_SK_BYTES``, storekey/: ``sk_bytes``)
+                              length, then the data (``F_SK_BYTES``, storekey/: ``sk_bytes``);
+                              an array item's escapes (``F_BW_TEXT``, ``F_BW_BUFFER``,
+                              bytewise/: ``bw_escaped``)
 ========  ==================  =====================================================================
 
 A loop here writes a piece the way its shape needs: the keys of one length store exactly,
@@ -121,6 +127,11 @@ include "../codecs/hbase_orderedbytes/_layout.pxi"
 include "../codecs/tidb/_layout.pxi"
 include "../codecs/memcomparable/_layout.pxi"
 include "../codecs/storekey/_layout.pxi"
+include "../codecs/bytewise/_layout.pxi"
+from lexcodecs.codecs.bytewise._format cimport (
+    NEG_INF as BW_NEG_INF, NUMBER_NEG as BW_NUMBER_NEG, NUMBER_POS as BW_NUMBER_POS,
+    POS_INF as BW_POS_INF,
+)
 
 # source kinds: how the values buffer is read (pieces.SOURCES)
 cdef enum:
@@ -149,12 +160,14 @@ cdef enum:
     W_OC_INT = 5
     W_OB_INT = 6
     W_CENT_INT = 7
-    W_FLOAT = 8
-    W_OC_FLT = 9
-    W_OB_FLT = 10
-    W_SQ4_FLT = 11
-    W_BOOL = 12
-    W_BYTES = 13
+    W_BW_INT = 8
+    W_FLOAT = 9
+    W_OC_FLT = 10
+    W_OB_FLT = 11
+    W_SQ4_FLT = 12
+    W_BW_NUM = 13
+    W_BOOL = 14
+    W_BYTES = 15
 
 # flags (pieces.FLAGS)
 cdef enum:
@@ -178,6 +191,8 @@ cdef enum:
     F_MC_BYTES = 131072
     F_SK_BYTES = 262144
     F_TI_TIME = 524288
+    F_BW_TEXT = 1048576
+    F_BW_BUFFER = 2097152
 
 # a string's layout, one of its flags' (:func:`_body_of`), in the order _bytes tests them; the
 # ones from B_DOUBLE on may write up to twice the data (the kernel's buffer bound)
@@ -195,6 +210,7 @@ cdef enum:
     B_TI_GROUPS = 9
     B_MC_BYTES = 10
     B_SK_BYTES = 11
+    B_BW_ESCAPED = 12
 
 #: the most bytes one field's piece can take, NULL aside (each plan row gives its own bound)
 cdef enum:
@@ -340,6 +356,8 @@ cdef inline bint _nanos(const FieldC* f, bint* neg, uint64_t* u) noexcept nogil:
 cdef int _body_of(int flags) noexcept nogil:
     """A string piece's layout from its flags (a piece declares at most one of them;
     ``F_NO00`` alone is a check, not a layout)."""
+    if flags & (F_BW_TEXT | F_BW_BUFFER):
+        return B_BW_ESCAPED
     if flags & F_SK_BYTES:
         return B_SK_BYTES
     if flags & F_MC_BYTES:
@@ -430,10 +448,20 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         return ti_groups(p, src, size)
     elif body <= B_MC_BYTES:
         return mc_bytes(p, src, size)
-    else:
+    elif body <= B_SK_BYTES:
         return sk_bytes(p, src, size)
+    else:
+        return bw_escaped(p, src, size, (f.flags & F_BW_BUFFER) != 0)
     memcpy(p, src, size)
     return p + size
+
+
+cdef inline uint8_t* _bw_number(uint8_t* p, double x) noexcept nogil:
+    """bytewise's number (``_layout.pxi``): the infinities are their bare tags."""
+    if isinf(x):
+        p[0] = BW_POS_INF if x > 0 else BW_NEG_INF
+        return p + 1
+    return bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, x)
 
 
 cdef inline uint8_t* _oc_int(uint8_t* p, bint signed, uint64_t neg, uint64_t u,
@@ -485,7 +513,10 @@ cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int widt
         return _oc_int(p, f.flags & F_SIGNED, neg, u, 0)
     if writer <= W_OB_INT:
         return _ob_int(p, neg, u)
-    return cent_int(p, neg, u, 0)
+    if writer <= W_CENT_INT:
+        return cent_int(p, neg, u, 0)
+    # bytewise: the JS number the int equals (its range, +-2**53, holds it exactly)
+    return bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, <double><int64_t>u)
 
 
 cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint more) except? NULL:
@@ -505,7 +536,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         return p + f.nnull
     p = copy4(p, f.pre, f.npre)
     # writers by <= on their numbers (see _int_at: no jump tables)
-    if f.writer <= W_CENT_INT:
+    if f.writer <= W_BW_INT:
         u = _int_at(f.values, f.vsize, f.vsigned, row + f.off, &negative)
         neg = <bint>negative
         if f.tmul and not _nanos(f, &neg, &u):
@@ -519,7 +550,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         p = _int_body(f, p, f.writer, f.width, f.flags & F_SIGNFLIP, neg, u)
         if p == NULL:
             return NULL
-    elif f.writer <= W_SQ4_FLT:
+    elif f.writer <= W_BW_NUM:
         x = _float_at(f, row)
         if x != x:
             return NULL
@@ -529,8 +560,10 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             p = _oc_float(p, x, 0)
         elif f.writer <= W_OB_FLT:
             p = _ob_float(p, x)
-        else:
+        elif f.writer <= W_SQ4_FLT:
             p = sq4_number(p, x)
+        else:
+            p = _bw_number(p, x)
     elif f.writer <= W_BOOL:
         row += f.off
         bit = (f.values[row >> 3] >> (row & 7)) & 1
@@ -830,7 +863,7 @@ ctypedef fused Way:
 cdef inline bint _plain(const FieldC* f) noexcept nogil:
     """Whether *f*'s column takes :data:`_Plain`'s loops."""
     return (f.valid == NULL and f.npre == 0 and f.nsuf == 0
-            and not (f.writer <= W_CENT_INT and f.ranged))
+            and not (f.writer <= W_BW_INT and f.ranged))
 
 
 # the integer writers, one build of :func:`_int_column` each (as for :data:`Way`): a loop
@@ -851,6 +884,8 @@ ctypedef struct _ObInt:
     char unused
 ctypedef struct _Sq4Int:
     char unused
+ctypedef struct _BwInt:
+    char unused
 ctypedef fused IntWriter:
     _Be
     _SkvInt
@@ -859,6 +894,7 @@ ctypedef fused IntWriter:
     _OcInt
     _ObInt
     _Sq4Int
+    _BwInt
 
 
 cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Way* way,
@@ -916,8 +952,10 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
             p = _ob_int(p, neg, u)
             if p == NULL:
                 return -1
-        else:
+        elif IntWriter is _Sq4Int:
             p = cent_int(p, <bint>neg, u, inv)
+        else:  # bytewise: the JS number the int equals (the field's range: +-2**53)
+            p = bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, <double><int64_t>u)
         if Way is _Checked:
             _close(&s, k, start, _end(start, p, sufx, nsuf, False))
         else:
@@ -936,11 +974,14 @@ ctypedef struct _ObFlt:
     char unused
 ctypedef struct _OcFlt:
     char unused
+ctypedef struct _BwFlt:
+    char unused
 ctypedef fused FloatWriter:
     _IeeeFlt
     _Sq4Flt
     _ObFlt
     _OcFlt
+    _BwFlt
 
 
 cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Way* way,
@@ -989,8 +1030,10 @@ cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, 
             p = sq4_number(start + npre, x)
         elif FloatWriter is _ObFlt:
             p = _ob_float(start + npre, x)
-        else:
+        elif FloatWriter is _OcFlt:
             p = _oc_float(start + npre, x, 0)
+        else:
+            p = _bw_number(start + npre, x)
         _close(&s, k, start, _end(start, p, suf, nsuf, after))
     into.p = s.p
     return 1
@@ -1048,6 +1091,10 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         return _float_column(f, into, c, m, way, <_ObFlt*>NULL)
     if writer == W_OC_FLT:
         return _float_column(f, into, c, m, way, <_OcFlt*>NULL)
+    if writer == W_BW_NUM:
+        return _float_column(f, into, c, m, way, <_BwFlt*>NULL)
+    if writer == W_BW_INT:
+        return _int_column(f, into, c, m, way, <_BwInt*>NULL)
     if writer == W_BOOL:
         for k in range(m):
             start = _slot(&s, k)

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
+import attrs
+
 from .. import _impl
 from ..codec import Codec, SchemaLike
 from ..errors import DecodeError, EncodeError, LexCodecError, SchemaError
@@ -261,12 +263,18 @@ def _layout(codec: Codec, declared: CodecPieces, schema: KeySchema,
     call's 23 µs, and up to ten times that with the caches cold after other work)."""
     out: list[_Layout] = []
     used: list[Piece] = []
-    for f, (kind, nulls) in zip(schema.fields, kinds):
+    last = len(schema.fields) - 1
+    for i, (f, (kind, nulls)) in enumerate(zip(schema.fields, kinds)):
         piece = pieces.piece_of(declared, f)
         source = _source(kind)
         if piece is None or source is None or not _source_fits(kind, source[0], piece, f.type):
             return None
         null = pieces.null_bytes(codec, f, piece) if nulls else None
+        if declared.key_prefix or declared.key_suffix:  # the key's own bytes, around it all
+            head = declared.key_prefix if i == 0 else b""
+            tail = declared.key_suffix if i == last else b""
+            piece = attrs.evolve(piece, prefix=head + piece.prefix, suffix=piece.suffix + tail)
+            null = None if null is None else head + null + tail
         out.append((source[0],
                     (piece.writer, piece.width, piece.flags, piece.lo, piece.hi, piece.prefix,
                      piece.suffix, null, *piece.bools, piece.layout, piece.max_length),

@@ -21,17 +21,15 @@ cdef enum:
 
 cdef inline uint8_t* bw_number(uint8_t* p, uint8_t negative_tag, uint8_t positive_tag,
                                double x) noexcept nogil:
-    """The tag and 8 bytes of the finite double *x*."""
-    cdef uint64_t bits
-    if x < 0:
-        x = -x
-        memcpy(&bits, &x, 8)
-        p[0] = negative_tag
-        return raw_be(p + 1, ~bits, 8)
+    """The tag and 8 bytes of the finite double *x*. Without a branch on the sign (random
+    signs mispredict half the time): for x < 0 the bytes of -x complemented are x's bytes
+    with every bit but the sign flipped."""
+    cdef uint64_t bits, negative
     x = x + 0.0  # -0.0 is written as +0.0
     memcpy(&bits, &x, 8)
-    p[0] = positive_tag
-    return raw_be(p + 1, bits, 8)
+    negative = bits >> 63
+    p[0] = <uint8_t>(positive_tag - negative * (positive_tag - negative_tag))
+    return raw_be(p + 1, bits ^ ((0 - negative) & 0x7FFFFFFFFFFFFFFFULL), 8)
 
 
 cdef inline uint8_t* bw_escaped(uint8_t* p, const uint8_t* s, Py_ssize_t n,

@@ -38,11 +38,12 @@ from ...codec import (
 )
 from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
 from .._js import JsBound
 from . import explain
 from .anomalies import ANOMALIES
-from .format import ARRAY, END, MAX_EXACT_INT, NAME
+from .format import ARRAY, BUFFER, END, FALSE, MAX_EXACT_INT, NAME, NULL, STRING, TRUE
 from .reference_decode import decode_value
 from .reference_encode import FIELD_PY_TYPES, encode_values, field_value
 
@@ -87,6 +88,45 @@ def decode_key_array(key: Any) -> tuple[Any, ...]:
     return tuple(value)
 
 
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+#
+# A key of several values is the JS array of them: ``a0``, each value's encoding as an array
+# item, ``00`` (the declaration's key prefix and suffix). An item is its tag and body: a
+# number's 8 bytes (an int's: the double it equals), a string's or Buffer's escaped bytes and
+# a ``00``; NULL is the bare tag ``10``. A key of one value is that value bare, whose strings
+# are not escaped: the row API writes it (``min_fields``), unless the option ``array`` makes
+# it an array too.
+
+_NULL: Final = bytes((NULL,))
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece as an item of the key's array."""
+    t = field.type
+    if t == "float64":
+        return Piece(WRITERS["bytewise_number"], 9, null=_NULL)
+    if t == "int":
+        return Piece(WRITERS["bytewise_int"], 9, 0, b"", b"", -MAX_EXACT_INT, MAX_EXACT_INT,
+                     null=_NULL)
+    if t == "bool":
+        return Piece(WRITERS["bool"], 1, bools=(FALSE, TRUE), null=_NULL)
+    if t == "string":
+        return Piece(WRITERS["bytes"], 0, FLAGS["bytewise_text"], bytes((STRING,)),
+                     bytes((END,)), null=_NULL)
+    if t == "bytes":
+        return Piece(WRITERS["bytes"], 0, FLAGS["bytewise_buffer"], bytes((BUFFER,)),
+                     bytes((END,)), null=_NULL)
+    return None
+
+
+#: several values (one bare value takes the row API), and with the option ``array`` any number
+_PIECES: Final = CodecPieces(b"", columnar_piece, min_fields=2,
+                             key_prefix=bytes((ARRAY,)), key_suffix=bytes((END,)))
+_ARRAY_PIECES: Final = CodecPieces(b"", columnar_piece, key_prefix=bytes((ARRAY,)),
+                                   key_suffix=bytes((END,)))
+
+
+
 class BytewiseCodec(BaseCodec):
     """npm ``bytewise`` 1.1.0 (``bytewise-core`` 1.2.3), the LevelDB key encoding.
 
@@ -127,9 +167,15 @@ class BytewiseCodec(BaseCodec):
                  "Python (lexcodecs)"),
     )
 
+    COLUMNAR: ClassVar = _PIECES
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.array: bool = self.options["array"]
+
+    def columnar(self) -> CodecPieces | None:
+        """The array's pieces: of several values, or of any number with ``array``."""
+        return _ARRAY_PIECES if self.array else _PIECES
 
     # -- schemaless API (the codec's own) ---------------------------------------------------
 
