@@ -3,7 +3,9 @@
 A bound schema of any of them writes its values as the format writes a JS value: one field
 bare unless the codec's ``array`` option is on, several fields as a JS array. Each value is
 first checked against its field's type by the format's own ``check_value`` (``None`` is null
-in every field; a ``bool`` is not an ``int``). Decoding is each format's own.
+in every field; a ``bool`` is not an ``int``). Decoding is each format's own. The codecs
+share their binding too (:class:`JsCodec`): the ``array`` option, each field's plan, and the
+compiled bound class where the format's module is built.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from .. import _impl
 from ..codec import BaseCodec, BoundKey, FieldPlan
-from ..errors import LexCodecError
-from ..schema import KeySchema
+from ..errors import DecodeError, EncodeError, LexCodecError
+from ..schema import Field, KeySchema
 
-__all__ = ["JsBound"]
+__all__ = ["JsBound", "JsCodec"]
 
 
 class JsBound(BoundKey):
@@ -47,6 +50,21 @@ class JsBound(BoundKey):
                 raise self._context(exc, i) from None
         return out
 
+    def _written_back(self, data: bytes, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """*values*, read from *data*, if they write *data* again, else a DecodeError: a
+        bound decode gives back exactly the values a key was written from (keys that
+        several value tuples share decode to the one the reader finds first)."""
+        try:
+            again = self.write(values, self._array)
+        except EncodeError:
+            again = None
+        if again != data:
+            raise DecodeError("the values read do not encode back to this key: not a key "
+                              f"{self.NAME} writes for the schema {self.schema}",
+                              codec=self.NAME, offset=0, found=data,
+                              expected=f"a key of ({self.schema})")
+        return values
+
     def encode(self, values: Sequence[Any]) -> bytes:
         checked = self._checked(self._check_arity(values))
         try:
@@ -56,3 +74,30 @@ class JsBound(BoundKey):
                 f = self.schema.fields[exc.field]
                 exc.field_name, exc.field_type = f.name, f.type
             raise exc.add_context(codec=self.NAME) from None
+
+
+class JsCodec(BaseCodec):
+    """The codec side the JS formats share; a format's subclass sets ``BOUND`` (its reference
+    bound class, whose compiled twin of the same name is in the module of ``PACKAGE``)."""
+
+    BOUND: ClassVar[type[JsBound]]
+    PACKAGE: ClassVar[str]
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.array: bool = self.options["array"]
+
+    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
+        field_type, bound = field.type, self.BOUND
+
+        def check(value: Any) -> bytes:
+            # one value as its field takes it, written as in an array (the bound object
+            # writes the key whole, separators and the bare form included)
+            return bound.write((bound.check_value(field_type, value),), True)
+
+        return FieldPlan(index, field, check, None)
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        compiled = _impl.compiled(self.PACKAGE)
+        cls = self.BOUND if compiled is None else getattr(compiled, self.BOUND.__name__)
+        return cls(self, schema, plans)

@@ -25,22 +25,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from ... import _impl
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-    _as_values,
-    as_key_bytes,
-)
+from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
 from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
-from ...schema import Field, KeySchema
-from .._js import JsBound
+from ...schema import Field
+from .._js import JsBound, JsCodec
 from . import explain
 from .anomalies import ANOMALIES
 from .format import ARRAY, BUFFER, END, FALSE, MAX_EXACT_INT, NAME, NULL, STRING, TRUE
@@ -127,126 +117,6 @@ _ARRAY_PIECES: Final = CodecPieces(b"", columnar_piece, key_prefix=bytes((ARRAY,
 
 
 
-class BytewiseCodec(BaseCodec):
-    """npm ``bytewise`` 1.1.0 (``bytewise-core`` 1.2.3), the LevelDB key encoding.
-
-    >>> codec = BytewiseCodec()
-    >>> codec.encode(("foo",)).hex(" "), codec.encode((1.0,)).hex(" ")
-    ('70 66 6f 6f', '42 3f f0 00 00 00 00 00 00')
-    >>> codec.encode((("foo", True),)).hex(" ")
-    'a0 70 66 6f 6f 00 21 00'
-    >>> codec.decode(bytes.fromhex("a070666f6f002100"))
-    (('foo', True),)
-    >>> BytewiseCodec(array=True).decode(bytes.fromhex("a070666f6f002100"))
-    ('foo', True)
-    """
-
-    name = NAME
-    OPTIONS: ClassVar = {
-        "array": Option(
-            False, "True: every key is the JS array of its values ([v] for one value), and "
-            "decode gives the array's elements; False: a key of one value is that value, "
-            "bare, and decode gives it as a 1-tuple. Keys of several values (or none) are "
-            "arrays either way",
-            choices=(False, True)),
-    }
-    CAPABILITIES = Capabilities(
-        field_types=set(FIELD_PY_TYPES),
-        decoding="self-describing",
-        schemaless=True,
-        descending=False,
-        nulls="fixed",
-        injective=False,
-        prefix_free=False,
-        float_policy=FloatPolicy(nan="refuse", negative_zero="distinct"),
-        anomalies=ANOMALIES,
-        int_range=(-MAX_EXACT_INT, MAX_EXACT_INT),
-        notes="JS values: null < false < true < numbers < Dates < Buffers < strings < arrays "
-              "< undefined; ints as the double they equal; strict decoding",
-        readers=("Node.js: npm bytewise 1.1.0 / bytewise-core 1.2.3 (level, level-sublevel)",
-                 "Python (lexcodecs)"),
-    )
-
-    COLUMNAR: ClassVar = _PIECES
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.array: bool = self.options["array"]
-
-    def columnar(self) -> CodecPieces | None:
-        """The array's pieces: of several values, or of any number with ``array``."""
-        return _ARRAY_PIECES if self.array else _PIECES
-
-    # -- schemaless API (the codec's own) ---------------------------------------------------
-
-    def encode_schemaless(self, values: Sequence[Any]) -> bytes:
-        """The key bytewise writes for *values* (see the class and module docs)."""
-        compiled = _impl.compiled(PACKAGE)
-        if compiled is not None:
-            return compiled.encode(values, self.array, encode_values)  # type: ignore[no-any-return]
-        return encode_values(_as_values(NAME, values), self.array)
-
-    def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
-        """The key's value as a 1-tuple (option ``array``: the array's elements)."""
-        ref = decode_key_array if self.array else decode_key
-        compiled = _impl.compiled(PACKAGE)
-        if compiled is not None:
-            return compiled.decode(key, self.array, ref)  # type: ignore[no-any-return]
-        return ref(key)
-
-    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
-                     ) -> tuple[bytes, bytes | None]:
-        """``[P, P ff)``, ``P`` the array of *values* without its end byte: every array key
-        whose first elements are *values* (the array of *values* itself included), as
-        bytewise's ``sorts.array.bound`` gives. The empty prefix gives every key."""
-        if schema is not None:
-            return self.bind(schema).prefix_range(values)
-        values = _as_values(NAME, values)
-        if len(values) == 0:
-            return b"", None
-        body = encode_values(values, True)[:-1]
-        return body, body + _UPPER
-
-    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
-        """Each value's tag and what it means, its bytes, and the arrays' end bytes."""
-        return explain.inspect(self, key, schema)
-
-    # -- schema binding ---------------------------------------------------------------------
-
-    def bind(self, schema: SchemaLike) -> BoundBytewise:
-        """The schema bound: values checked by field type, keys read back strictly."""
-        return self.bind_as(schema, BoundBytewise)
-
-    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
-        field_type = field.type
-
-        def check(value: Any) -> bytes:
-            return encode_values((field_value(field_type, value),), True)
-
-        return FieldPlan(index, field, check, None)
-
-    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
-        compiled = _impl.compiled(PACKAGE)
-        cls: type[BoundBytewise] = (BoundBytewise if compiled is None
-                                    else compiled.BoundBytewise)
-        return cls(self, schema, plans)
-
-
-def _typed(field_type: str, value: Any) -> Any:
-    """A decoded JS value as a field of *field_type* holds it (an int field's number as an
-    int), or ``_WRONG``."""
-    if value is None:
-        return None
-    if field_type == "int":
-        if type(value) is float and value.is_integer():
-            return int(value)
-        return _WRONG
-    return value if type(value) in FIELD_PY_TYPES[field_type][:1] else _WRONG
-
-
-_WRONG: Final = object()
-
-
 class BoundBytewise(JsBound):
     """A schema bound to bytewise: the key bytewise writes for the values, checked by field
     type first (``None`` is null in every field; a ``bool`` is not an ``int``).
@@ -295,3 +165,111 @@ class BoundBytewise(JsBound):
             return key, key + _ARRAY_END
         body = encode_values(checked, True)[:-1]
         return body, body + _UPPER
+
+
+class BytewiseCodec(JsCodec):
+    """npm ``bytewise`` 1.1.0 (``bytewise-core`` 1.2.3), the LevelDB key encoding.
+
+    >>> codec = BytewiseCodec()
+    >>> codec.encode(("foo",)).hex(" "), codec.encode((1.0,)).hex(" ")
+    ('70 66 6f 6f', '42 3f f0 00 00 00 00 00 00')
+    >>> codec.encode((("foo", True),)).hex(" ")
+    'a0 70 66 6f 6f 00 21 00'
+    >>> codec.decode(bytes.fromhex("a070666f6f002100"))
+    (('foo', True),)
+    >>> BytewiseCodec(array=True).decode(bytes.fromhex("a070666f6f002100"))
+    ('foo', True)
+    """
+
+    name = NAME
+    BOUND: ClassVar = BoundBytewise
+    PACKAGE: ClassVar = PACKAGE
+    OPTIONS: ClassVar = {
+        "array": Option(
+            False, "True: every key is the JS array of its values ([v] for one value), and "
+            "decode gives the array's elements; False: a key of one value is that value, "
+            "bare, and decode gives it as a 1-tuple. Keys of several values (or none) are "
+            "arrays either way",
+            choices=(False, True)),
+    }
+    CAPABILITIES = Capabilities(
+        field_types=set(FIELD_PY_TYPES),
+        decoding="self-describing",
+        schemaless=True,
+        descending=False,
+        nulls="fixed",
+        injective=False,
+        prefix_free=False,
+        float_policy=FloatPolicy(nan="refuse", negative_zero="distinct"),
+        anomalies=ANOMALIES,
+        int_range=(-MAX_EXACT_INT, MAX_EXACT_INT),
+        notes="JS values: null < false < true < numbers < Dates < Buffers < strings < arrays "
+              "< undefined; ints as the double they equal; strict decoding",
+        readers=("Node.js: npm bytewise 1.1.0 / bytewise-core 1.2.3 (level, level-sublevel)",
+                 "Python (lexcodecs)"),
+    )
+
+    COLUMNAR: ClassVar = _PIECES
+
+
+    def columnar(self) -> CodecPieces | None:
+        """The array's pieces: of several values, or of any number with ``array``."""
+        return _ARRAY_PIECES if self.array else _PIECES
+
+    # -- schemaless API (the codec's own) ---------------------------------------------------
+
+    def encode_schemaless(self, values: Sequence[Any]) -> bytes:
+        """The key bytewise writes for *values* (see the class and module docs)."""
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.encode(values, self.array, encode_values)  # type: ignore[no-any-return]
+        return encode_values(_as_values(NAME, values), self.array)
+
+    def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
+        """The key's value as a 1-tuple (option ``array``: the array's elements)."""
+        ref = decode_key_array if self.array else decode_key
+        compiled = _impl.compiled(PACKAGE)
+        if compiled is not None:
+            return compiled.decode(key, self.array, ref)  # type: ignore[no-any-return]
+        return ref(key)
+
+    def prefix_range(self, values: Sequence[Any], schema: SchemaLike | None = None
+                     ) -> tuple[bytes, bytes | None]:
+        """``[P, P ff)``, ``P`` the array of *values* without its end byte: every array key
+        whose first elements are *values* (the array of *values* itself included), as
+        bytewise's ``sorts.array.bound`` gives. The empty prefix gives every key."""
+        if schema is not None:
+            return self.bind(schema).prefix_range(values)
+        values = _as_values(NAME, values)
+        if len(values) == 0:
+            return b"", None
+        body = encode_values(values, True)[:-1]
+        return body, body + _UPPER
+
+    def inspect(self, key: bytes, schema: SchemaLike | None = None) -> Inspection:
+        """Each value's tag and what it means, its bytes, and the arrays' end bytes."""
+        return explain.inspect(self, key, schema)
+
+    # -- schema binding ---------------------------------------------------------------------
+
+    def bind(self, schema: SchemaLike) -> BoundBytewise:
+        """The schema bound: values checked by field type, keys read back strictly."""
+        return self.bind_as(schema, BoundBytewise)
+
+
+
+
+def _typed(field_type: str, value: Any) -> Any:
+    """A decoded JS value as a field of *field_type* holds it (an int field's number as an
+    int), or ``_WRONG``."""
+    if value is None:
+        return None
+    if field_type == "int":
+        if type(value) is float and value.is_integer():
+            return int(value)
+        return _WRONG
+    return value if type(value) in FIELD_PY_TYPES[field_type][:1] else _WRONG
+
+
+_WRONG: Final = object()
+

@@ -28,21 +28,10 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from ... import _impl
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-    _as_values,
-    as_key_bytes,
-)
-from ...errors import DecodeError, EncodeError
+from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
+from ...errors import DecodeError
 from ...inspection import Inspection
-from ...schema import Field, KeySchema
-from .._js import JsBound
+from .._js import JsBound, JsCodec
 from . import explain
 from .anomalies import ANOMALIES, ARRAY_OFF_ONLY
 from .format import NAME, SEPARATOR
@@ -62,7 +51,35 @@ __all__ = ["PACKAGE", "BoundCharwise", "CharwiseCodec"]
 PACKAGE: Final = "charwise"
 
 
-class CharwiseCodec(BaseCodec):
+class BoundCharwise(JsBound):
+    """A schema bound to charwise: the key charwise writes for the values, checked by field
+    type first (``None`` is null in every field; a ``bool`` is not an ``int``; an ``int``
+    field's values are written as JS numbers).
+
+    Decoding reads the key (:func:`.reference_decode.decode_fields`), then encodes the values
+    again and refuses a key that does not come back byte for byte.
+    """
+
+    __slots__ = ()
+    NAME = NAME
+    check_value = staticmethod(field_value)
+    write = staticmethod(encode_values)
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        try:
+            values = decode_fields(data, self._types, not self._array)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+        return self._written_back(data, values)
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+        """``[K items ", K items #)`` of the prefix written as an array (see the codec's)."""
+        checked = self._checked(self._check_arity(values, prefix=True))
+        return _prefix(checked)
+
+
+class CharwiseCodec(JsCodec):
     """npm ``charwise`` 3.0.1, the text key encoding of level (Secure Scuttlebutt's indexes).
 
     >>> codec = CharwiseCodec()
@@ -75,6 +92,8 @@ class CharwiseCodec(BaseCodec):
     """
 
     name = NAME
+    BOUND: ClassVar = BoundCharwise
+    PACKAGE: ClassVar = PACKAGE
     OPTIONS: ClassVar = {
         "array": Option(
             False, "True: every key is the JS array of its values (a key of one value is "
@@ -104,7 +123,6 @@ class CharwiseCodec(BaseCodec):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.array: bool = self.options["array"]
         # with array=True every key is the array of its values: the anomalies of several
         # values against one array value do not happen
         self._capabilities = self.CAPABILITIES if not self.array else attrs.evolve(
@@ -154,19 +172,7 @@ class CharwiseCodec(BaseCodec):
         """The schema bound: values checked by field type, keys read strictly."""
         return self.bind_as(schema, BoundCharwise)
 
-    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
-        field_type = field.type
 
-        def check(value: Any) -> bytes:
-            return encode_values((field_value(field_type, value),), True)
-
-        return FieldPlan(index, field, check, None)
-
-    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
-        compiled = _impl.compiled(PACKAGE)
-        cls: type[BoundCharwise] = (BoundCharwise if compiled is None
-                                    else compiled.BoundCharwise)
-        return cls(self, schema, plans)
 
 
 def _prefix(values: Sequence[Any]) -> tuple[bytes, bytes | None]:
@@ -179,41 +185,4 @@ def _prefix(values: Sequence[Any]) -> tuple[bytes, bytes | None]:
 def _decode_key(key: Any, array: bool) -> tuple[Any, ...]:
     """The reference schemaless decode of a key given as bytes, bytearray or memoryview."""
     return decode_value(as_key_bytes(NAME, key), array)
-
-
-class BoundCharwise(JsBound):
-    """A schema bound to charwise: the key charwise writes for the values, checked by field
-    type first (``None`` is null in every field; a ``bool`` is not an ``int``; an ``int``
-    field's values are written as JS numbers).
-
-    Decoding reads the key (:func:`.reference_decode.decode_fields`), then encodes the values
-    again and refuses a key that does not come back byte for byte.
-    """
-
-    __slots__ = ()
-    NAME = NAME
-    check_value = staticmethod(field_value)
-    write = staticmethod(encode_values)
-
-    def decode(self, key: bytes) -> tuple[Any, ...]:
-        data = as_key_bytes(NAME, key)
-        try:
-            values = decode_fields(data, self._types, not self._array)
-        except DecodeError as exc:
-            raise exc.add_context(codec=NAME) from None
-        try:
-            again = encode_values(values, self._array)
-        except EncodeError:
-            again = None
-        if again != data:
-            raise DecodeError("the values read do not encode back to this key: not a key "
-                              f"charwise writes for the schema {self.schema}",
-                              codec=NAME, offset=0, found=data,
-                              expected=f"a key of ({self.schema})")
-        return values
-
-    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
-        """``[K items ", K items #)`` of the prefix written as an array (see the codec's)."""
-        checked = self._checked(self._check_arity(values, prefix=True))
-        return _prefix(checked)
 

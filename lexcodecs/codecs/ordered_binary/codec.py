@@ -25,22 +25,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from ... import _impl
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-    _as_values,
-    as_key_bytes,
-)
-from ...errors import DecodeError, EncodeError
+from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
+from ...errors import DecodeError
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
-from ...schema import Field, KeySchema
-from .._js import JsBound
+from ...schema import Field
+from .._js import JsBound, JsCodec
 from . import explain
 from .anomalies import ANOMALIES
 from .format import BUFFER_SIZE, FALSE, NAME, NULL, NUMBER_WRITE, SEPARATOR, TRUE
@@ -85,7 +75,41 @@ COLUMNAR: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
                               max_key=BUFFER_SIZE - NUMBER_WRITE)
 
 
-class OrderedBinaryCodec(BaseCodec):
+class BoundOrderedBinary(JsBound):
+    """A schema bound to ordered-binary: the key lmdb-js writes for the values, checked by
+    field type first (``None`` is null in every field; a ``bool`` is not an ``int``).
+
+    Decoding reads the key field by field (:func:`.reference_decode.decode_fields`), then
+    encodes the values again and refuses a key that does not come back byte for byte: a bound
+    decode gives back exactly the values a key was written from, more exactly than lmdb-js's
+    own reader (-0.0, ints that are doubles and nulls late in an array come back as written),
+    or a DecodeError (keys that several value tuples share, see the anomalies, decode to the
+    one the reader finds first).
+    """
+
+    __slots__ = ()
+    NAME = NAME
+    check_value = staticmethod(field_value)
+    write = staticmethod(encode_values)
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        try:
+            values = decode_fields(data, self._types, not self._array)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+        return self._written_back(data, values)
+
+    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
+        """``[enc 00, enc 01)`` of the prefix written as an array (see the codec's)."""
+        checked = self._checked(self._check_arity(values, prefix=True))
+        if not checked:
+            return b"", None
+        body = encode_values(checked, True)
+        return body + bytes((SEPARATOR,)), body + bytes((SEPARATOR + 1,))
+
+
+class OrderedBinaryCodec(JsCodec):
     """npm ``ordered-binary`` 1.6.3, the key encoding of lmdb-js.
 
     >>> codec = OrderedBinaryCodec()
@@ -98,6 +122,8 @@ class OrderedBinaryCodec(BaseCodec):
     """
 
     name = NAME
+    BOUND: ClassVar = BoundOrderedBinary
+    PACKAGE: ClassVar = PACKAGE
     COLUMNAR: ClassVar = COLUMNAR
     OPTIONS: ClassVar = {
         "array": Option(
@@ -125,9 +151,6 @@ class OrderedBinaryCodec(BaseCodec):
                  "Python (lexcodecs)"),
     )
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.array: bool = self.options["array"]
 
     # -- schemaless API (the codec's own) ---------------------------------------------------
 
@@ -173,21 +196,7 @@ class OrderedBinaryCodec(BaseCodec):
         :class:`BoundOrderedBinary`)."""
         return self.bind_as(schema, BoundOrderedBinary)
 
-    def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
-        field_type = field.type
 
-        def check(value: Any) -> bytes:
-            # one value as its field takes it, written as in an array (the bound object
-            # writes the key whole, separators and the bare form included)
-            return encode_values((field_value(field_type, value),), True)
-
-        return FieldPlan(index, field, check, None)
-
-    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
-        compiled = _impl.compiled(PACKAGE)
-        cls: type[BoundOrderedBinary] = (BoundOrderedBinary if compiled is None
-                                         else compiled.BoundOrderedBinary)
-        return cls(self, schema, plans)
 
 
 def _decode_key(key: Any) -> tuple[Any, ...]:
@@ -195,45 +204,3 @@ def _decode_key(key: Any) -> tuple[Any, ...]:
     released memoryview: a DecodeError)."""
     return decode_key(as_key_bytes(NAME, key))
 
-
-class BoundOrderedBinary(JsBound):
-    """A schema bound to ordered-binary: the key lmdb-js writes for the values, checked by
-    field type first (``None`` is null in every field; a ``bool`` is not an ``int``).
-
-    Decoding reads the key field by field (:func:`.reference_decode.decode_fields`), then
-    encodes the values again and refuses a key that does not come back byte for byte: a bound
-    decode gives back exactly the values a key was written from, more exactly than lmdb-js's
-    own reader (-0.0, ints that are doubles and nulls late in an array come back as written),
-    or a DecodeError (keys that several value tuples share, see the anomalies, decode to the
-    one the reader finds first).
-    """
-
-    __slots__ = ()
-    NAME = NAME
-    check_value = staticmethod(field_value)
-    write = staticmethod(encode_values)
-
-    def decode(self, key: bytes) -> tuple[Any, ...]:
-        data = as_key_bytes(NAME, key)
-        try:
-            values = decode_fields(data, self._types, not self._array)
-        except DecodeError as exc:
-            raise exc.add_context(codec=NAME) from None
-        try:
-            again = encode_values(values, self._array)
-        except EncodeError:
-            again = None
-        if again != data:
-            raise DecodeError("the values read do not encode back to this key: not a key "
-                              f"ordered-binary writes for the schema {self.schema}",
-                              codec=NAME, offset=0, found=data,
-                              expected=f"a key of ({self.schema})")
-        return values
-
-    def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
-        """``[enc 00, enc 01)`` of the prefix written as an array (see the codec's)."""
-        checked = self._checked(self._check_arity(values, prefix=True))
-        if not checked:
-            return b"", None
-        body = encode_values(checked, True)
-        return body + bytes((SEPARATOR,)), body + bytes((SEPARATOR + 1,))
