@@ -27,20 +27,12 @@ import attrs
 
 from ... import _impl
 from ..._bytes import strinc
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-    as_key_bytes,
-)
-from ...errors import DecodeError, LexCodecError
-from ...inspection import Inspection, Part
+from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, Option, SchemaLike
+from ...errors import LexCodecError
+from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece, int_range
 from ...schema import Field, KeySchema
+from .._fields import FieldsBound
 from . import reference_decode, reference_encode
 from .anomalies import ANOMALIES
 from .format import (
@@ -87,7 +79,7 @@ class OrderedCodeFieldPlan(FieldPlan):
     code: FieldCode = attrs.field(kw_only=True)
 
 
-class BoundOrderedCode(BoundKey):
+class BoundOrderedCode(FieldsBound):
     """A bound ``orderedcode`` schema, the reference implementation."""
 
     # slots shadowing the methods: calls reach the implementation with no frame between
@@ -121,42 +113,6 @@ class BoundOrderedCode(BoundKey):
             except LexCodecError as exc:
                 raise self._context(exc, i) from None
         return b"".join(out)
-
-    def careful_parse(self, key: bytes) -> tuple[tuple[Any, ...], bytes]:
-        """Go's ``Parse``: the values of every field and the bytes after the last one."""
-        data = as_key_bytes(self._name, key)
-        values, ends = self.read_fields(data)
-        return values, data[ends[-1]:]
-
-    def careful_decode(self, key: bytes) -> tuple[Any, ...]:
-        """The reference reading of a whole key: ``Parse``, with nothing left over."""
-        data = as_key_bytes(self._name, key)
-        values, ends = self.read_fields(data)
-        if ends[-1] != len(data):
-            raise DecodeError("bytes left after the last field", codec=self._name,
-                              offset=ends[-1], found=data[ends[-1]:], expected="end of key")
-        return values
-
-    def read_fields(self, data: bytes, annotate: list[list[Part]] | None = None
-                    ) -> tuple[tuple[Any, ...], tuple[int, ...]]:
-        """Every field from the start of *data*: the values and the offset after each.
-        *annotate* collects each field's parts (``inspect``)."""
-        data = as_key_bytes(self._name, data)
-        values: list[Any] = []
-        ends: list[int] = []
-        pos = 0
-        for i, read in enumerate(self._readers):
-            parts: list[Part] | None = None
-            if annotate is not None:
-                parts = []
-                annotate.append(parts)
-            try:
-                value, pos = read(data, pos, parts)
-            except LexCodecError as exc:
-                raise self._context(exc, i) from None
-            values.append(value)
-            ends.append(pos)
-        return tuple(values), tuple(ends)
 
     def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
         """``[P, strinc(P))``; a prefix holding the trailing string is a whole key:

@@ -85,6 +85,7 @@ def _field_parts(field: Field) -> tuple[FieldLayout, Any, Any]:
     return (layout, reference_encode.field_encoder(layout),
             reference_decode.field_decoder(layout, field.type))
 
+
 @attrs.frozen
 class SkvFieldPlan(FieldPlan):
     """A field's plan: its layout, and the reference encoder and decoder built from it."""

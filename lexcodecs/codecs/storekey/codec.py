@@ -29,19 +29,12 @@ import attrs
 
 from ... import _impl
 from ..._bytes import strinc
-from ...codec import (
-    BaseCodec,
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    SchemaLike,
-    as_key_bytes,
-)
-from ...errors import DecodeError, LexCodecError, SchemaError
-from ...inspection import Inspection, Part
+from ...codec import BaseCodec, BoundKey, Capabilities, FieldPlan, FloatPolicy, SchemaLike
+from ...errors import LexCodecError, SchemaError
+from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field, KeySchema
+from .._fields import FieldsBound
 from .._serde import NULLABLE, REPR, layers_of
 from . import reference_decode, reference_encode
 from .anomalies import ANOMALIES
@@ -104,7 +97,7 @@ class StorekeyFieldPlan(FieldPlan):
     code: FieldCode = attrs.field(kw_only=True)
 
 
-class BoundStorekey(BoundKey):
+class BoundStorekey(FieldsBound):
     """A bound ``storekey`` schema, the reference implementation."""
 
     # slots shadowing the methods: calls reach the implementation with no frame between
@@ -142,44 +135,6 @@ class BoundStorekey(BoundKey):
             except LexCodecError as exc:
                 raise self._context(exc, i) from None
         return b"".join(out)
-
-    def careful_parse(self, key: bytes) -> tuple[tuple[Any, ...], bytes]:
-        """``storekey::deserialize``: every field's value and the bytes after the last one."""
-        data = as_key_bytes(self._name, key)
-        values, ends = self.read_fields(data)
-        end = ends[-1] if ends else 0
-        return values, data[end:]
-
-    def careful_decode(self, key: bytes) -> tuple[Any, ...]:
-        """The reference reading of a whole key: ``parse``, with nothing left over."""
-        data = as_key_bytes(self._name, key)
-        values, ends = self.read_fields(data)
-        end = ends[-1] if ends else 0
-        if end != len(data):
-            raise DecodeError("bytes left after the last field", codec=self._name,
-                              offset=end, found=data[end:], expected="end of key")
-        return values
-
-    def read_fields(self, data: bytes, annotate: list[list[Part]] | None = None
-                    ) -> tuple[tuple[Any, ...], tuple[int, ...]]:
-        """Every field from the start of *data*: the values and the offset after each.
-        *annotate* collects each field's parts (``inspect``)."""
-        data = as_key_bytes(self._name, data)
-        values: list[Any] = []
-        ends: list[int] = []
-        pos = 0
-        for i, read in enumerate(self._readers):
-            parts: list[Part] | None = None
-            if annotate is not None:
-                parts = []
-                annotate.append(parts)
-            try:
-                value, pos = read(data, pos, parts)
-            except LexCodecError as exc:
-                raise self._context(exc, i) from None
-            values.append(value)
-            ends.append(pos)
-        return tuple(values), tuple(ends)
 
     def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
         """``[P, strinc(P))``: every field ends where its own bytes say (the declared
