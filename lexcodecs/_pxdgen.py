@@ -1,6 +1,7 @@
 """Each format's table for Cython, generated at build time: ``format.py`` -> ``_format.pxd``.
 
-(And each shared layout's: ``lexcodecs/centimal.py`` -> ``lexcodecs/_centimal_format.pxd``.)
+(And each table shared below the codecs: ``lexcodecs/centimal.py`` ->
+``lexcodecs/_centimal_format.pxd``, ``lexcodecs/pieces.py`` -> ``lexcodecs/_pieces_format.pxd``.)
 
 Theory of operation: a format's constants are written once, in its ``format.py``. The compiled
 code cimports them from ``_format.pxd`` beside it (``from ._format cimport NULL_ as H_NULL``),
@@ -46,9 +47,9 @@ _UNARY: Final[dict[type, Callable[[int], int]]] = {
 RESERVED: Final = frozenset({"NULL"})
 #: a C int's range (an enum member's)
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
-#: the tables of layouts that several codecs share (``lexcodecs/<name>.py``): SQLite4's
-#: base-100 number, HBase's too
-SHARED: Final = ("centimal",)
+#: the tables shared below the codecs (``lexcodecs/<name>.py``): SQLite4's base-100 number,
+#: HBase's too; the columnar kernel's writer kinds and flags
+SHARED: Final = ("centimal", "pieces")
 #: the header of every generated file
 HEADER: Final = ("# Generated from the table beside it by lexcodecs/_pxdgen.py at build time:\n"
                  "# do not edit, do not commit. The format's integer constants, for its\n"

@@ -34,34 +34,94 @@ from .types import INT_TYPES
 __all__ = ["BODY_MAX", "FLAGS", "FLOAT_WRITERS", "INT64_MIN", "INT_WRITERS", "NO_LAYOUT",
            "UINT64_MAX", "WRITERS", "CodecPieces", "Piece", "int_range"]
 
-#: the kernel's writer kinds (``W_*`` in ``_kernel.pyx``): the integers, then the floats
+# -- the kernel's writer kinds and flags ----------------------------------------------------
+# One table: the kernel cimports these constants from ``lexcodecs/_pieces_format.pxd``, which
+# the build writes from this file (``lexcodecs/_pxdgen.py``), and a declaration names them by
+# the dicts below. Writers are numbered the integers first, then the floats: the kernel
+# dispatches by ``<=`` on them (W_LAST_INT, W_LAST_FLOAT), never by ``==`` chains.
+
+W_BE: Final = 1
+W_SKV_INT: Final = 2
+W_FDB_INT: Final = 3
+W_VARINT: Final = 4
+W_OC_INT: Final = 5
+W_OB_INT: Final = 6
+W_CENT_INT: Final = 7
+W_BW_INT: Final = 8
+W_CW_INT: Final = 9
+W_LAST_INT: Final = W_CW_INT
+W_FLOAT: Final = 10
+W_OC_FLT: Final = 11
+W_OB_FLT: Final = 12
+W_SQ4_FLT: Final = 13
+W_BW_NUM: Final = 14
+W_CW_NUM: Final = 15
+W_LAST_FLOAT: Final = W_CW_NUM
+W_BOOL: Final = 16
+W_BYTES: Final = 17
+
+#: writer name (a declaration's) -> kind
 WRITERS: Final[dict[str, int]] = {
-    "be": 1, "skv_int": 2, "fdb_int": 3, "varint": 4, "orderedcode_int": 5,
-    "ordered_binary_int": 6, "centimal_int": 7, "bytewise_int": 8, "float": 9,
-    "orderedcode_float": 10, "ordered_binary_float": 11, "sqlite4_float": 12,
-    "bytewise_number": 13, "bool": 14, "bytes": 15,
+    "be": W_BE, "skv_int": W_SKV_INT, "fdb_int": W_FDB_INT, "varint": W_VARINT,
+    "orderedcode_int": W_OC_INT, "ordered_binary_int": W_OB_INT, "centimal_int": W_CENT_INT,
+    "bytewise_int": W_BW_INT, "charwise_int": W_CW_INT, "float": W_FLOAT,
+    "orderedcode_float": W_OC_FLT, "ordered_binary_float": W_OB_FLT,
+    "sqlite4_float": W_SQ4_FLT, "bytewise_number": W_BW_NUM, "charwise_number": W_CW_NUM,
+    "bool": W_BOOL, "bytes": W_BYTES,
 }
-INT_WRITERS: Final = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
+INT_WRITERS: Final = frozenset(range(W_BE, W_LAST_INT + 1))
+FLOAT_WRITERS: Final = frozenset(range(W_FLOAT, W_LAST_FLOAT + 1))
 #: writer kind -> the most body bytes it writes (None: the piece's width): an fdb-tuple int
 #: is a code and up to 8 bytes, an orderly var-int at most 9, an orderedcode int64 10, an
 #: ordered-binary integer 11 (a double's 9, a BigInt remainder's 2), a bytewise number 9 (a
 #: tag and a double), a centimal integer a header and 10 centimal digits, a sqlite4 float a
-#: header, an exponent varint and at most 10 digits; a string's width is what it writes
-#: beside its data (the kernel adds the data's bytes)
-BODY_MAX: Final[dict[int, int | None]] = {1: None, 2: None, 3: 9, 4: 9, 5: 10, 6: 11, 7: 11,
-                                          8: 9, 9: None, 10: 10, 11: 9, 12: 16, 13: 9,
-                                          14: 1, 15: None}
-FLOAT_WRITERS: Final = frozenset({9, 10, 11, 12, 13})
-
-#: the kernel's flags (``F_*``)
-FLAGS: Final[dict[str, int]] = {
-    "signflip": 1, "invert": 2, "literal": 4, "plus1": 8, "float32": 16, "signed": 32,
-    "escape00": 64, "refuse00": 128, "plus2": 256, "term_last": 512, "seven": 1024,
-    "bcd": 2048, "seven_last": 4096, "escape_ff": 8192, "ordered_binary_string": 16384,
-    "zero_up": 32768, "tidb_groups": 65536, "memcomparable_bytes": 131072,
-    "storekey_bytes": 262144, "tidb_time": 524288, "bytewise_text": 1048576,
-    "bytewise_buffer": 2097152,
+#: header, an exponent varint and at most 10 digits, a charwise number its width (its
+#: longest text, ``format.NUMBER_MAX``); a string's
+#: width is what it writes beside its data (the kernel adds the data's bytes)
+BODY_MAX: Final[dict[int, int | None]] = {
+    W_BE: None, W_SKV_INT: None, W_FDB_INT: 9, W_VARINT: 9, W_OC_INT: 10, W_OB_INT: 11,
+    W_CENT_INT: 11, W_BW_INT: 9, W_CW_INT: None, W_FLOAT: None, W_OC_FLT: 10,
+    W_OB_FLT: 9, W_SQ4_FLT: 16, W_BW_NUM: 9, W_CW_NUM: None, W_BOOL: 1,
+    W_BYTES: None,
 }
+
+F_SIGNFLIP: Final = 1
+F_INVERT: Final = 2
+F_LITERAL: Final = 4
+F_PLUS1: Final = 8
+F_FLOAT32: Final = 16
+F_SIGNED: Final = 32
+F_ESC00: Final = 64
+F_NO00: Final = 128
+F_PLUS2: Final = 256
+F_TERM_LAST: Final = 512
+F_SEVEN: Final = 1024
+F_BCD: Final = 2048
+F_SEVEN_LAST: Final = 4096
+F_ESCFF: Final = 8192
+F_OBSTR: Final = 16384
+F_ZERO_UP: Final = 32768
+F_TI_GROUPS: Final = 65536
+F_MC_BYTES: Final = 131072
+F_SK_BYTES: Final = 262144
+F_TI_TIME: Final = 524288
+F_BW_TEXT: Final = 1048576
+F_BW_BUFFER: Final = 2097152
+F_CW_TEXT: Final = 4194304
+
+#: flag name (a declaration's) -> bit (the kernel's ``_kernel.pyx`` documents each)
+FLAGS: Final[dict[str, int]] = {
+    "signflip": F_SIGNFLIP, "invert": F_INVERT, "literal": F_LITERAL, "plus1": F_PLUS1,
+    "float32": F_FLOAT32, "signed": F_SIGNED, "escape00": F_ESC00, "refuse00": F_NO00,
+    "plus2": F_PLUS2, "term_last": F_TERM_LAST, "seven": F_SEVEN, "bcd": F_BCD,
+    "seven_last": F_SEVEN_LAST, "escape_ff": F_ESCFF, "ordered_binary_string": F_OBSTR,
+    "zero_up": F_ZERO_UP, "tidb_groups": F_TI_GROUPS, "memcomparable_bytes": F_MC_BYTES,
+    "storekey_bytes": F_SK_BYTES, "tidb_time": F_TI_TIME, "bytewise_text": F_BW_TEXT,
+    "bytewise_buffer": F_BW_BUFFER, "charwise_text": F_CW_TEXT,
+}
+
+#: the longest piece the kernel writes (``MAX_PIECE``: a plan row's bound above it is refused)
+MAX_PIECE: Final = 48
 
 INT64_MIN: Final = -(2**63)
 UINT64_MAX: Final = 2**64 - 1

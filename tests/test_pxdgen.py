@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from lexcodecs import _pxdgen, centimal
+from lexcodecs import _pxdgen, centimal, pieces
 from lexcodecs.codecs.sqlite4 import format as sqlite4_format
 from lexcodecs.registry import BUILTIN_CODECS
 
@@ -75,6 +75,7 @@ def test_every_table_is_generated() -> None:
     assert found["sqlite4"] == ("lexcodecs/codecs/sqlite4/format.py",
                                 "lexcodecs/codecs/sqlite4/_format.pxd")
     assert found["centimal"] == ("lexcodecs/centimal.py", "lexcodecs/_centimal_format.pxd")
+    assert found["pieces"] == ("lexcodecs/pieces.py", "lexcodecs/_pieces_format.pxd")
     # one table per codec package (lexkey's serves lexkey and lexkey-legacy)
     packages = {target.split(":")[0] for target in BUILTIN_CODECS.values()}
     assert len(found) == len(packages) + len(_pxdgen.SHARED)
@@ -91,3 +92,21 @@ def test_only_a_changed_table_is_written(tmp_path: Path) -> None:
     (package / "format.py").write_text((package / "format.py").read_text() + "\nEXTRA = 3\n")
     assert _pxdgen.write_all(tmp_path) == [package / "_format.pxd"]
     assert "    EXTRA = 3\n" in (package / "_format.pxd").read_text()
+
+
+def test_the_kernels_writers_and_flags_are_the_pieces_table() -> None:
+    """The columnar kernel's writer kinds and flags are generated from ``pieces.py``: every
+    name a declaration uses (``WRITERS``, ``FLAGS``) is a constant the kernel cimports, with
+    the same value, and the writers are numbered integers first, then floats (the kernel
+    dispatches by ``<=``)."""
+    values = _pxdgen.constants(Path(pieces.__file__).read_text(encoding="utf-8"))
+    assert {v for n, v in values.items() if n.startswith("W_") and "LAST" not in n} == \
+        set(pieces.WRITERS.values())
+    assert {v for n, v in values.items() if n.startswith("F_")} == set(pieces.FLAGS.values())
+    assert max(pieces.INT_WRITERS) < min(pieces.FLOAT_WRITERS)
+    assert values["W_LAST_INT"] == max(pieces.INT_WRITERS)
+    assert values["W_LAST_FLOAT"] == max(pieces.FLOAT_WRITERS)
+    kernel = (Path(pieces.__file__).parent / "columnar" / "_kernel.pyx").read_text()
+    assert "from lexcodecs._pieces_format cimport" in kernel
+    for name in ("W_BE", "W_BYTES", "F_INVERT", "MAX_PIECE"):
+        assert f"    {name} = " not in kernel, name  # not typed again in the kernel

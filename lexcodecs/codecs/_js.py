@@ -4,8 +4,9 @@ A bound schema of any of them writes its values as the format writes a JS value:
 bare unless the codec's ``array`` option is on, several fields as a JS array. Each value is
 first checked against its field's type by the format's own ``check_value`` (``None`` is null
 in every field; a ``bool`` is not an ``int``). Decoding is each format's own. The codecs
-share their binding too (:class:`JsCodec`): the ``array`` option, each field's plan, and the
-compiled bound class where the format's module is built.
+share their binding too (:class:`JsCodec`): the ``array`` option, each field's plan, the
+compiled bound class where the format's module is built, and the columnar pieces by
+``array``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 from .. import _impl
 from ..codec import BaseCodec, BoundKey, FieldPlan
 from ..errors import DecodeError, EncodeError, LexCodecError
+from ..pieces import CodecPieces
 from ..schema import Field, KeySchema
 
 __all__ = ["JsBound", "JsCodec"]
@@ -82,10 +84,20 @@ class JsCodec(BaseCodec):
 
     BOUND: ClassVar[type[JsBound]]
     PACKAGE: ClassVar[str]
+    #: the columnar pieces with the option ``array`` on (every key an array), or None
+    ARRAY_COLUMNAR: ClassVar[CodecPieces | None] = None
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.array: bool = self.options["array"]
+
+    def columnar(self) -> CodecPieces | None:
+        """:attr:`COLUMNAR`, or :attr:`ARRAY_COLUMNAR` with the option ``array``, when the
+        other options are at their defaults."""
+        if any(value != self.OPTIONS[key].default for key, value in self.options.items()
+               if key != "array"):
+            return None
+        return self.ARRAY_COLUMNAR if self.array else self.COLUMNAR
 
     def plan_field(self, index: int, field: Field, schema: KeySchema) -> FieldPlan:
         field_type, bound = field.type, self.BOUND

@@ -61,6 +61,8 @@ CENT_INT  _centimal.pxi       the base-100 number of an integer (sqlite4's, HBas
                               class header, centimal mantissa (``cent_int``)
 BW_INT    bytewise/           bytewise's number of an int (``bw_number`` of the double it
                               equals: the field's range is +-2**53)
+CW_INT    charwise/           charwise's number of an int (``cw_int``): the text of its digits
+                              without their trailing zeros (the field's range is +-2**53)
 FLOAT     _raw.pxd            IEEE order transform (``raw_order``; ``F_LITERAL``: lexkey's
                               "x < 0" rule; ``F_PLUS1``: orderly's; ``F_ZERO_UP``: -0.0 as
                               +0.0, memcomparable's and TiDB's)
@@ -72,6 +74,8 @@ SQ4_FLT   sqlite4/            sqlite4's number of a float (``sq4_number``): the 
                               shortest repr (Ryu, ``lexcodecs/_shortest.pxi``)
 BW_NUM    bytewise/           bytewise's number (``bw_number``): a tag by sign, then the
                               double's bytes (negatives' inverted); the infinities bare tags
+CW_NUM    charwise/           charwise's number (``cw_number``): its text, of Ryu's digits
+                              (``lexcodecs/_shortest.pxi``), 9-complemented if < 0
 BOOL      (none)              one byte, ``b_false`` or ``b_true`` (the plan's)
 BYTES     by flag             a string's or binary's data: raw; ``00`` escaped ``00 ff``
                               (``F_ESC00``: ``raw_escape00``); with ``F_ESCFF`` ``ff`` escaped
@@ -85,7 +89,8 @@ BYTES     by flag             a string's or binary's data: raw; ``00`` escaped `
                               and markers (``F_MC_BYTES``, memcomparable/: ``mc_bytes``); a u64
                               length, then the data (``F_SK_BYTES``, storekey/: ``sk_bytes``);
                               an array item's escapes (``F_BW_TEXT``, ``F_BW_BUFFER``,
-                              bytewise/: ``bw_escaped``)
+                              bytewise/: ``bw_escaped``; ``F_CW_TEXT``, charwise/:
+                              ``cw_text``)
 ========  ==================  =====================================================================
 
 A loop here writes a piece the way its shape needs: the keys of one length store exactly,
@@ -128,6 +133,7 @@ include "../codecs/tidb/_layout.pxi"
 include "../codecs/memcomparable/_layout.pxi"
 include "../codecs/storekey/_layout.pxi"
 include "../codecs/bytewise/_layout.pxi"
+include "../codecs/charwise/_layout.pxi"
 from lexcodecs.codecs.bytewise._format cimport (
     NEG_INF as BW_NEG_INF, NUMBER_NEG as BW_NUMBER_NEG, NUMBER_POS as BW_NUMBER_POS,
     POS_INF as BW_POS_INF,
@@ -151,48 +157,16 @@ cdef enum:
     S_TIME64 = 14
     S_TIME32 = 15
 
-# writers (pieces.WRITERS): the integers first, then the floats (dispatch goes by <=)
-cdef enum:
-    W_BE = 1
-    W_SKV_INT = 2
-    W_FDB_INT = 3
-    W_VARINT = 4
-    W_OC_INT = 5
-    W_OB_INT = 6
-    W_CENT_INT = 7
-    W_BW_INT = 8
-    W_FLOAT = 9
-    W_OC_FLT = 10
-    W_OB_FLT = 11
-    W_SQ4_FLT = 12
-    W_BW_NUM = 13
-    W_BOOL = 14
-    W_BYTES = 15
-
-# flags (pieces.FLAGS)
-cdef enum:
-    F_SIGNFLIP = 1
-    F_INVERT = 2
-    F_LITERAL = 4
-    F_PLUS1 = 8
-    F_FLOAT32 = 16
-    F_SIGNED = 32
-    F_ESC00 = 64
-    F_NO00 = 128
-    F_PLUS2 = 256
-    F_TERM_LAST = 512
-    F_SEVEN = 1024
-    F_BCD = 2048
-    F_SEVEN_LAST = 4096
-    F_ESCFF = 8192
-    F_OBSTR = 16384
-    F_ZERO_UP = 32768
-    F_TI_GROUPS = 65536
-    F_MC_BYTES = 131072
-    F_SK_BYTES = 262144
-    F_TI_TIME = 524288
-    F_BW_TEXT = 1048576
-    F_BW_BUFFER = 2097152
+# writers (W_*: the integers, then the floats; dispatch goes by <=) and flags (F_*): the
+# table of lexcodecs/pieces.py, through the .pxd the build writes from it
+from lexcodecs._pieces_format cimport (
+    F_BCD, F_BW_BUFFER, F_BW_TEXT, F_CW_TEXT, F_ESC00, F_ESCFF, F_FLOAT32, F_INVERT,
+    F_LITERAL, F_MC_BYTES, F_NO00, F_OBSTR, F_PLUS1, F_PLUS2, F_SEVEN, F_SEVEN_LAST,
+    F_SIGNED, F_SIGNFLIP, F_SK_BYTES, F_TERM_LAST, F_TI_GROUPS, F_TI_TIME, F_ZERO_UP,
+    MAX_PIECE, W_BE, W_BOOL, W_BW_INT, W_BW_NUM, W_BYTES, W_CENT_INT, W_CW_INT, W_CW_NUM,
+    W_FDB_INT, W_FLOAT, W_LAST_FLOAT, W_LAST_INT, W_OB_FLT, W_OB_INT, W_OC_FLT, W_OC_INT,
+    W_SKV_INT, W_SQ4_FLT, W_VARINT,
+)
 
 # a string's layout, one of its flags' (:func:`_body_of`), in the order _bytes tests them; the
 # ones from B_DOUBLE on may write up to twice the data (the kernel's buffer bound)
@@ -211,10 +185,7 @@ cdef enum:
     B_MC_BYTES = 10
     B_SK_BYTES = 11
     B_BW_ESCAPED = 12
-
-#: the most bytes one field's piece can take, NULL aside (each plan row gives its own bound)
-cdef enum:
-    MAX_PIECE = 40
+    B_CW_TEXT = 13
 
 # whole microseconds whose nanoseconds fit an int64 (lexkey.format.US_MIN, US_MAX)
 cdef int64_t US_MIN = -(2**63 // 1000)
@@ -356,6 +327,8 @@ cdef inline bint _nanos(const FieldC* f, bint* neg, uint64_t* u) noexcept nogil:
 cdef int _body_of(int flags) noexcept nogil:
     """A string piece's layout from its flags (a piece declares at most one of them;
     ``F_NO00`` alone is a check, not a layout)."""
+    if flags & F_CW_TEXT:
+        return B_CW_TEXT
     if flags & (F_BW_TEXT | F_BW_BUFFER):
         return B_BW_ESCAPED
     if flags & F_SK_BYTES:
@@ -450,8 +423,10 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         return mc_bytes(p, src, size)
     elif body <= B_SK_BYTES:
         return sk_bytes(p, src, size)
-    else:
+    elif body <= B_BW_ESCAPED:
         return bw_escaped(p, src, size, (f.flags & F_BW_BUFFER) != 0)
+    else:  # a charwise string as an array item (the kernel writes only arrays of them)
+        return cw_text(p, src, size, True)
     memcpy(p, src, size)
     return p + size
 
@@ -515,8 +490,11 @@ cdef inline uint8_t* _int_body(const FieldC* f, uint8_t* p, int writer, int widt
         return _ob_int(p, neg, u)
     if writer <= W_CENT_INT:
         return cent_int(p, neg, u, 0)
-    # bytewise: the JS number the int equals (its range, +-2**53, holds it exactly)
-    return bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, <double><int64_t>u)
+    # bytewise and charwise: the JS number the int equals (their range, +-2**53, holds it
+    # exactly)
+    if writer <= W_BW_INT:
+        return bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, <double><int64_t>u)
+    return cw_int(p, neg, (u ^ (0 - <uint64_t>neg)) + neg)
 
 
 cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint more) except? NULL:
@@ -536,7 +514,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         return p + f.nnull
     p = copy4(p, f.pre, f.npre)
     # writers by <= on their numbers (see _int_at: no jump tables)
-    if f.writer <= W_BW_INT:
+    if f.writer <= W_LAST_INT:
         u = _int_at(f.values, f.vsize, f.vsigned, row + f.off, &negative)
         neg = <bint>negative
         if f.tmul and not _nanos(f, &neg, &u):
@@ -550,7 +528,7 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
         p = _int_body(f, p, f.writer, f.width, f.flags & F_SIGNFLIP, neg, u)
         if p == NULL:
             return NULL
-    elif f.writer <= W_BW_NUM:
+    elif f.writer <= W_LAST_FLOAT:
         x = _float_at(f, row)
         if x != x:
             return NULL
@@ -562,8 +540,10 @@ cdef inline uint8_t* _piece(const FieldC* f, uint8_t* p, Py_ssize_t row, bint mo
             p = _ob_float(p, x)
         elif f.writer <= W_SQ4_FLT:
             p = sq4_number(p, x)
-        else:
+        elif f.writer <= W_BW_NUM:
             p = _bw_number(p, x)
+        else:
+            p = cw_number(p, x)
     elif f.writer <= W_BOOL:
         row += f.off
         bit = (f.values[row >> 3] >> (row & 7)) & 1
@@ -863,7 +843,7 @@ ctypedef fused Way:
 cdef inline bint _plain(const FieldC* f) noexcept nogil:
     """Whether *f*'s column takes :data:`_Plain`'s loops."""
     return (f.valid == NULL and f.npre == 0 and f.nsuf == 0
-            and not (f.writer <= W_BW_INT and f.ranged))
+            and not (f.writer <= W_LAST_INT and f.ranged))
 
 
 # the integer writers, one build of :func:`_int_column` each (as for :data:`Way`): a loop
@@ -886,6 +866,8 @@ ctypedef struct _Sq4Int:
     char unused
 ctypedef struct _BwInt:
     char unused
+ctypedef struct _CwInt:
+    char unused
 ctypedef fused IntWriter:
     _Be
     _SkvInt
@@ -895,6 +877,7 @@ ctypedef fused IntWriter:
     _ObInt
     _Sq4Int
     _BwInt
+    _CwInt
 
 
 cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Way* way,
@@ -954,8 +937,10 @@ cdef int _int_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Wa
                 return -1
         elif IntWriter is _Sq4Int:
             p = cent_int(p, <bint>neg, u, inv)
-        else:  # bytewise: the JS number the int equals (the field's range: +-2**53)
+        elif IntWriter is _BwInt:  # the JS number the int equals (the field's range: +-2**53)
             p = bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, <double><int64_t>u)
+        else:  # charwise: the text of that number
+            p = cw_int(p, <bint>neg, (u ^ (0 - neg)) + neg)
         if Way is _Checked:
             _close(&s, k, start, _end(start, p, sufx, nsuf, False))
         else:
@@ -976,12 +961,15 @@ ctypedef struct _OcFlt:
     char unused
 ctypedef struct _BwFlt:
     char unused
+ctypedef struct _CwFlt:
+    char unused
 ctypedef fused FloatWriter:
     _IeeeFlt
     _Sq4Flt
     _ObFlt
     _OcFlt
     _BwFlt
+    _CwFlt
 
 
 cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, Way* way,
@@ -1032,8 +1020,10 @@ cdef int _float_column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m, 
             p = _ob_float(start + npre, x)
         elif FloatWriter is _OcFlt:
             p = _oc_float(start + npre, x, 0)
-        else:
+        elif FloatWriter is _BwFlt:
             p = _bw_number(start + npre, x)
+        else:
+            p = cw_number(start + npre, x)
         _close(&s, k, start, _end(start, p, suf, nsuf, after))
     into.p = s.p
     return 1
@@ -1095,6 +1085,10 @@ cdef int _column(const FieldC* f, Sink* into, Py_ssize_t c, Py_ssize_t m,
         return _float_column(f, into, c, m, way, <_BwFlt*>NULL)
     if writer == W_BW_INT:
         return _int_column(f, into, c, m, way, <_BwInt*>NULL)
+    if writer == W_CW_NUM:
+        return _float_column(f, into, c, m, way, <_CwFlt*>NULL)
+    if writer == W_CW_INT:
+        return _int_column(f, into, c, m, way, <_CwInt*>NULL)
     if writer == W_BOOL:
         for k in range(m):
             start = _slot(&s, k)

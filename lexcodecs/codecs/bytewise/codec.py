@@ -184,6 +184,8 @@ class BytewiseCodec(JsCodec):
     name = NAME
     BOUND: ClassVar = BoundBytewise
     PACKAGE: ClassVar = PACKAGE
+    COLUMNAR: ClassVar = _PIECES
+    ARRAY_COLUMNAR: ClassVar = _ARRAY_PIECES
     OPTIONS: ClassVar = {
         "array": Option(
             False, "True: every key is the JS array of its values ([v] for one value), and "
@@ -208,13 +210,6 @@ class BytewiseCodec(JsCodec):
         readers=("Node.js: npm bytewise 1.1.0 / bytewise-core 1.2.3 (level, level-sublevel)",
                  "Python (lexcodecs)"),
     )
-
-    COLUMNAR: ClassVar = _PIECES
-
-
-    def columnar(self) -> CodecPieces | None:
-        """The array's pieces: of several values, or of any number with ``array``."""
-        return _ARRAY_PIECES if self.array else _PIECES
 
     # -- schemaless API (the codec's own) ---------------------------------------------------
 

@@ -18,7 +18,8 @@ for the *whole* key (the protocol of ``lexcodecs/_engine.pxd``):
 * every hand-over is counted (``lexcodecs._impl.HANDOVERS``).
 
 Numbers take the shortest round-trip digits from Ryu (``lexcodecs/_shortest.pxi``, repr's
-digits). The writers are in ``_write.pxi`` and the reader in ``_read.pxi``.
+digits). The bytes of a number and a string are ``_layout.pxi``'s, which the columnar kernel
+includes too; the writers are in ``_write.pxi`` and the reader in ``_read.pxi``.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -31,13 +32,15 @@ from libc.math cimport isinf, isnan, NAN, INFINITY
 from libc.stdio cimport snprintf
 from libc.string cimport memcmp, memcpy
 
-from lexcodecs._raw cimport __builtin_clzll
+from lexcodecs._raw cimport SLACK, __builtin_clzll
 
 from lexcodecs._engine cimport Buf, buf_bytes, buf_free, buf_init, buf_put, buf_put_n, \
     buf_room, int64_of, utf8_of, values_of
 
 include "../../_shortest.pxi"
 _shortest_init()
+# the format's bytes, written once for this module and the columnar kernel
+include "_layout.pxi"
 
 from lexcodecs._impl import HANDOVERS
 from lexcodecs.codecs.charwise import format as _format

@@ -31,10 +31,12 @@ from ... import _impl
 from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
 from ...errors import DecodeError
 from ...inspection import Inspection
+from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
+from ...schema import Field
 from .._js import JsBound, JsCodec
 from . import explain
 from .anomalies import ANOMALIES, ARRAY_OFF_ONLY
-from .format import NAME, SEPARATOR
+from .format import ARRAY, FALSE, NAME, NULL, NUMBER_MAX, SEPARATOR, STRING, TERMINATOR, TRUE
 from .reference_decode import decode_fields, decode_value
 from .reference_encode import (
     FIELD_PY_TYPES,
@@ -45,10 +47,43 @@ from .reference_encode import (
     key_bytes,
 )
 
-__all__ = ["PACKAGE", "BoundCharwise", "CharwiseCodec"]
+__all__ = ["PACKAGE", "BoundCharwise", "CharwiseCodec", "columnar_piece"]
 
 #: the package name lexcodecs._impl knows the compiled module by
 PACKAGE: Final = "charwise"
+
+
+# -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
+#
+# A key of several values is the JS array of them: ``K``, the items joined by ``"`` (the
+# separator), ``!`` (the declaration's key prefix and suffix). An item is a number's text (an
+# int's: the number it equals), ``B``/``C``, or ``J`` and a string's item escapes; NULL is
+# ``A``. A key of one value is that value bare, whose strings take no item escapes: the row
+# API writes it (``min_fields``), unless the option ``array`` makes it an array too.
+
+_NULL: Final = bytes((NULL,))
+
+
+def columnar_piece(field: Field) -> Piece | None:
+    """*field*'s piece as an item of the key's array."""
+    t = field.type
+    if t == "float64":
+        return Piece(WRITERS["charwise_number"], NUMBER_MAX, null=_NULL)
+    if t == "int":
+        return Piece(WRITERS["charwise_int"], NUMBER_MAX, 0, b"", b"", -INT_LIMIT, INT_LIMIT,
+                     null=_NULL)
+    if t == "bool":
+        return Piece(WRITERS["bool"], 1, bools=(FALSE, TRUE), null=_NULL)
+    if t == "string":
+        return Piece(WRITERS["bytes"], 0, FLAGS["charwise_text"], bytes((STRING,)), null=_NULL)
+    return None
+
+
+#: several values (one bare value takes the row API), and with the option ``array`` any number
+_PIECES: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
+                             key_prefix=bytes((ARRAY,)), key_suffix=bytes((TERMINATOR,)))
+_ARRAY_PIECES: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece,
+                                   key_prefix=bytes((ARRAY,)), key_suffix=bytes((TERMINATOR,)))
 
 
 class BoundCharwise(JsBound):
@@ -94,6 +129,8 @@ class CharwiseCodec(JsCodec):
     name = NAME
     BOUND: ClassVar = BoundCharwise
     PACKAGE: ClassVar = PACKAGE
+    COLUMNAR: ClassVar = _PIECES
+    ARRAY_COLUMNAR: ClassVar = _ARRAY_PIECES
     OPTIONS: ClassVar = {
         "array": Option(
             False, "True: every key is the JS array of its values (a key of one value is "

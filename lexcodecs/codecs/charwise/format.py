@@ -60,6 +60,7 @@ __all__ = [
     "NEG_INF_TEXT",
     "NUL",
     "NULL",
+    "NUMBER_MAX",
     "POSITIVE",
     "POS_INF_TEXT",
     "SEPARATOR",
@@ -99,6 +100,9 @@ MANTISSA: Final = 0x4D    # M
 EXPONENT_BIAS: Final = 500
 #: zeros written after the mantissa (charwise's "+ '0'.repeat(20)")
 MANTISSA_PAD: Final = 20
+#: the longest number text: ``F`` ``E``, 3 exponent digits, ``M``, 17 digits and a ``.``,
+#: the zeros
+NUMBER_MAX: Final = 6 + 17 + 1 + MANTISSA_PAD
 ZERO_TEXT: Final = "FE  0M0"
 POS_INF_TEXT: Final = "FF"
 NEG_INF_TEXT: Final = "DD"
