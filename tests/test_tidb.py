@@ -298,3 +298,18 @@ def test_columnar_packed_times_are_the_row_apis_across_the_calendar() -> None:
     codec = TidbCodec()
     written = encode_arrow(table, "t:timestamp", codec).to_pylist()
     assert written == [codec.encode((v,), "t:timestamp") for v in values]
+    # many times on few days, back and forth across midnight: the kernel keeps its last
+    # date and reuses it for the next time on that day (column by column and row by row)
+    days = [_dt.datetime(2024, 2, 28, tzinfo=_dt.UTC) + _dt.timedelta(days=d)
+            for d in (0, 1, 2, 1, 367)]
+    times = [day + _dt.timedelta(microseconds=us)
+             for day in days for us in (0, 1, 86_399_999_999, 43_200_000_000, 0)]
+    times = [*times, *reversed(times), None, times[3]]
+    table = pa.table({"t": pa.array(times, pa.timestamp("us", tz="UTC")),
+                      "s": [str(i) for i in range(len(times))]})
+    for names in (["t"], ["t", "s"]):
+        schema = ", ".join(f"{n}:{'timestamp' if n == 't' else 'string'}" for n in names)
+        bound = codec.bind(schema)
+        rows = zip(*(table.column(n).to_pylist() for n in names))
+        assert encode_arrow(table.select(names), schema, codec).to_pylist() == \
+            [bound.encode(row) for row in rows], schema
