@@ -336,3 +336,31 @@ def test_lmdb_refusal_in_a_worker_leaves_nothing(client: Any, tmp_path: Path) ->
     assert "lexkey: field 0 'tenant'" in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["env"]
     assert contents(tmp_path / "env") == sorted(rows)
+
+
+def test_a_task_cancelled_late_writes_no_run_behind(tmp_path: Path) -> None:
+    """After a refusal the coordinator cancels the other ranges, but a task already running
+    on its worker runs on (a cluster cannot stop it). Its run file is written under a shared
+    lock of the runs directory, which the coordinator removes under an exclusive one: while
+    a task writes, the removal waits; once removed, a task writes nothing and makes no
+    directory (one had once left its temporary file in a directory being removed)."""
+    import fcntl
+    import os
+
+    from lexcodecs.migrate import lmdb_ranges
+
+    runs = tmp_path / ("env" + RUNS_SUFFIX)
+    runs.mkdir()
+    with lmdb_ranges._runs_held(runs, exclusive=False) as there:
+        assert there
+        fd = os.open(runs, os.O_RDONLY)
+        try:
+            with pytest.raises(BlockingIOError):  # the coordinator's removal would wait
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+    lmdb_ranges._write_run(runs / "run-00000", {}, [b"k"], [b"v"])
+    assert [p.name for p in runs.iterdir()] == ["run-00000"]
+    lmdb_ranges._remove_runs(runs)
+    lmdb_ranges._write_run(runs / "run-00001", {}, [b"k"], [b"v"])  # cancelled, too late
+    assert list(tmp_path.iterdir()) == []

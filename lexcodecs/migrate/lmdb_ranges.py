@@ -39,6 +39,7 @@ size of both.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import marshal
 import os
@@ -66,6 +67,11 @@ from .lmdb_store import (
 from .report import MAX_EXAMPLES, MigrationReport, PhaseStart, Progress, _OrderWatch
 from .transcoder import MigrationError, Transcoder
 from .verify import _check_batch_size
+
+try:
+    import fcntl
+except ImportError:  # no flock (Windows): a task cancelled late may leave its run behind
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["RUNS_SUFFIX", "migrate_lmdb_ranges"]
 
@@ -118,20 +124,20 @@ def migrate_lmdb_ranges(path: str | os.PathLike[str], transcoder: Transcoder, cl
 
     def work(state: dict[str, Any], report: MigrationReport) -> None:
         if state["boundaries"] is None:  # a new migration: runs of an old one mean nothing
-            shutil.rmtree(runs, ignore_errors=True)
+            _remove_runs(runs)
         try:
             _ranges_migrate(lmdb, run, state, report, t, client, runs, ranges, batch_size,
                             map_size, progress, phase)
         except Interfered:
             raise
         except LexCodecError:  # a refusal leaves nothing half-written behind: nor the runs
-            shutil.rmtree(runs, ignore_errors=True)
+            _remove_runs(runs)
             raise
-        shutil.rmtree(runs, ignore_errors=True)  # verified: the runs are of no more use
+        _remove_runs(runs)  # verified: the runs are of no more use
 
     report = run.migrate(t, restart=restart, keep_old=keep_old, where=f"lmdb {at.path}",
                          fresh=fresh, work=work, resumable=resumable)
-    shutil.rmtree(runs, ignore_errors=True)  # verified by an earlier run, which was stopped
+    _remove_runs(runs)  # verified by an earlier run, which was stopped
     report.seconds = time.monotonic() - started  # this run's (see the report)
     return report
 
@@ -261,16 +267,52 @@ def _header(path: Path) -> dict[str, Any]:
     return header
 
 
+@contextlib.contextmanager
+def _runs_held(runs: Path, exclusive: bool) -> Iterator[bool]:
+    """The runs directory's lock (``flock`` on the directory), held: shared while a task
+    writes its run file into it, exclusive while the coordinator removes it; yields whether
+    the directory is (still) there. A cancelled task keeps running on its worker (a cluster
+    cannot stop a running task), so after a refusal one could create its temporary file in
+    the directory while the coordinator removed it, which then stayed behind; now the
+    coordinator waits for a task writing, and a task later finds no directory and writes
+    nothing."""
+    try:
+        fd = os.open(runs, os.O_RDONLY)
+    except FileNotFoundError:
+        yield False
+        return
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:  # removed (or removed and made again) while this waited for the lock
+            there = os.path.samestat(os.fstat(fd), os.stat(runs))
+        except FileNotFoundError:
+            there = False
+        yield there
+    finally:
+        os.close(fd)  # (and with it the lock)
+
+
+def _remove_runs(runs: Path) -> None:
+    """Remove the runs directory once no task is writing a run into it."""
+    with _runs_held(runs, exclusive=True) as there:
+        if there:
+            shutil.rmtree(runs, ignore_errors=True)
+
+
 def _write_run(run: Path, header: dict[str, Any], keys: list[bytes], values: list[bytes]
                ) -> None:
     """The header line, then the keys and the values as two lists in ``marshal``'s format
-    (written and read in C)."""
+    (written and read in C); nothing when the runs directory is gone (the migration was
+    given up: :func:`_runs_held`)."""
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
             f.write(_MAGIC + json.dumps({**header, "entries": len(keys)}).encode() + b"\n")
             f.write(marshal.dumps((keys, values)))
 
-    write_atomic(run, write)
+    with _runs_held(run.parent, exclusive=False) as there:
+        if there:
+            write_atomic(run, write)
 
 
 def _read_run(path: Path) -> tuple[list[bytes], list[bytes]]:
