@@ -356,105 +356,19 @@ cdef object read_field(const FieldSpec *f, const unsigned char *p, Py_ssize_t n,
 # -- the engine of one bound schema ---------------------------------------------------------
 
 
-cdef class Engine:
-    """The operations of a bound schema (see ``codec.py``), for its plan data."""
+cdef int load_spec(FieldSpec* spec, object code) except -1:
+    """A field's code (``reference_encode``'s) as its spec."""
+    spec.kind = code.kind
+    spec.width = code.width
+    spec.layers = code.layers
+    spec.lo = code.lo if code.kind == INT else 0
+    spec.hi = code.hi if code.kind == INT else 0
+    spec.umax = code.hi if code.kind == UINT else 0
+    return 0
 
-    cdef FieldSpec *fields
-    cdef Py_ssize_t count
-    cdef object careful_encode, careful_decode, careful_parse, careful_encode_prefix
 
-    def __cinit__(self, codes, careful_encode, careful_decode, careful_parse,
-                  careful_encode_prefix):
-        cdef Py_ssize_t i
-        codes = tuple(codes)
-        self.count = len(codes)
-        self.fields = <FieldSpec *> PyMem_Malloc(max(self.count, 1) * sizeof(FieldSpec))
-        if self.fields == NULL:
-            raise MemoryError()
-        for i in range(self.count):
-            code = codes[i]
-            self.fields[i].kind = code.kind
-            self.fields[i].width = code.width
-            self.fields[i].layers = code.layers
-            self.fields[i].lo = code.lo if code.kind == INT else 0
-            self.fields[i].hi = code.hi if code.kind == INT else 0
-            self.fields[i].umax = code.hi if code.kind == UINT else 0
-        self.careful_encode = careful_encode
-        self.careful_decode = careful_decode
-        self.careful_parse = careful_parse
-        self.careful_encode_prefix = careful_encode_prefix
-
-    def __dealloc__(self):
-        PyMem_Free(self.fields)
-
-    cdef object _encode(self, object values, Py_ssize_t stop):
-        """Fields 0..stop-1 of a tuple or list; None to hand over."""
-        cdef PyObject **items = PySequence_Fast_ITEMS(values)
-        cdef Py_ssize_t i
-        cdef Buf b
-        buf_init(&b)
-        try:
-            for i in range(stop):
-                if not write_value(&b, &self.fields[i], <object> items[i]):
-                    return None
-            return buf_bytes(&b)
-        finally:
-            buf_free(&b)
-
-    def encode(self, values):
-        cdef object key
-        if (PyTuple_CheckExact(values) or PyList_CheckExact(values)) and \
-                len(values) == self.count:
-            key = self._encode(values, self.count)
-            if key is not None:
-                return key
-        HANDOVERS[PACKAGE] += 1
-        return self.careful_encode(values)
-
-    def encode_prefix(self, values):
-        cdef object key
-        if (PyTuple_CheckExact(values) or PyList_CheckExact(values)) and \
-                len(values) <= self.count:
-            key = self._encode(values, len(values))
-            if key is not None:
-                return key
-        HANDOVERS[PACKAGE] += 1
-        return self.careful_encode_prefix(values)
-
-    cdef object _decode(self, bytes key, Py_ssize_t *at):
-        """The values of every field from the start of *key*, ``at[0]`` the offset after
-        the last; None to hand over."""
-        cdef const unsigned char *p = <const unsigned char *> PyBytes_AS_STRING(key)
-        cdef Py_ssize_t n = PyBytes_GET_SIZE(key), i
-        cdef object out = PyTuple_New(self.count), value
-        at[0] = 0
-        for i in range(self.count):
-            value = read_field(&self.fields[i], p, n, at)
-            if value is HANDOVER:
-                return None
-            Py_INCREF(value)
-            PyTuple_SET_ITEM(out, i, value)
-        return out
-
-    def decode(self, key):
-        cdef object out
-        cdef Py_ssize_t end = 0
-        if PyBytes_CheckExact(key):
-            out = self._decode(key, &end)
-            if out is not None and end == PyBytes_GET_SIZE(key):
-                return out
-        HANDOVERS[PACKAGE] += 1
-        return self.careful_decode(key)
-
-    def parse(self, key):
-        cdef object out
-        cdef Py_ssize_t end = 0
-        if PyBytes_CheckExact(key):
-            out = self._decode(key, &end)
-            if out is not None:
-                return out, key[end:]
-        HANDOVERS[PACKAGE] += 1
-        return self.careful_parse(key)
+# the Engine (hand-over protocol, field by field) is the one orderedcode and storekey share
+include "../_fields_engine.pxi"
 
 
 class CompiledBound(BoundStorekey):
@@ -464,10 +378,4 @@ class CompiledBound(BoundStorekey):
 
     def __init__(self, codec, schema, plans):
         BoundStorekey.__init__(self, codec, schema, plans)
-        engine = Engine(self.codes, self.careful_encode, self.careful_decode,
-                        self.careful_parse, self.careful_encode_prefix)
-        self.engine = engine
-        self.encode = engine.encode
-        self.decode = engine.decode
-        self.parse = engine.parse
-        self.encode_prefix = engine.encode_prefix
+        self.engine = bound_engine(self)
