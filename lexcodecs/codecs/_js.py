@@ -5,7 +5,8 @@ bare unless the codec's ``array`` option is on, several fields as a JS array. Ea
 first checked against its field's type by the format's own ``check_value`` (``None`` is null
 in every field; a ``bool`` is not an ``int``). Decoding is each format's own. The codecs
 share their binding too (:class:`JsCodec`): the ``array`` option, each field's plan, the
-compiled bound class where the format's module is built, and the columnar pieces by
+compiled bound class where the format's module is built (``CompiledBound``, of
+``_js_bound.pxi``, which each format's ``_compiled.pyx`` includes), and the columnar pieces by
 ``array``.
 """
 
@@ -111,5 +112,5 @@ class JsCodec(BaseCodec):
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
         compiled = _impl.compiled(self.PACKAGE)
-        cls = self.BOUND if compiled is None else getattr(compiled, self.BOUND.__name__)
+        cls = self.BOUND if compiled is None else compiled.CompiledBound
         return cls(self, schema, plans)

@@ -125,31 +125,8 @@ def decode(key, bint array, ref_decode):
 
 # -- a bound schema -------------------------------------------------------------------------
 
-cdef enum:
-    F_STRING = 0
-    F_BYTES = 1
-    F_BOOL = 2
-    F_FLOAT64 = 3
-    F_INT = 4
-
-cdef dict FIELD_CODES = {"string": F_STRING, "bytes": F_BYTES, "bool": F_BOOL,
-                         "float64": F_FLOAT64, "int": F_INT}
-
-
-cdef inline bint field_takes(int ftype, object v) noexcept:
-    """*v* is None or of the field's exact Python type (memoryview: handed over)."""
-    cdef PyTypeObject *t = Py_TYPE(v)
-    if v is None:
-        return True
-    if ftype == F_STRING:
-        return t == &PyUnicode_Type
-    if ftype == F_BYTES:
-        return t == &PyBytes_Type or t == &PyByteArray_Type
-    if ftype == F_BOOL:
-        return t == &PyBool_Type
-    if ftype == F_FLOAT64:
-        return t == &PyFloat_Type
-    return t == &PyLong_Type
+# the plan, the encode of checked values and CompiledBound: the JS formats' (``_js.py``)
+include "../_js_bound.pxi"
 
 
 cdef object field_of(int ftype, object v):
@@ -170,52 +147,24 @@ cdef object field_of(int ftype, object v):
     return HAND
 
 
-class BoundBytewise(_ReferenceBound):
-    """The reference bound class (``codec.BoundBytewise``) with ``encode`` and ``decode`` run
-    here first; anything they do not take goes to the reference methods."""
-
-    __slots__ = ("_codes",)
-
-    def __init__(self, codec, schema, plans):
-        _ReferenceBound.__init__(self, codec, schema, plans)
-        self._codes = tuple(FIELD_CODES[t] for t in self._types)
-
-    def encode(self, values):
-        cdef tuple items = values_of(values)
-        cdef tuple codes = self._codes
-        cdef Py_ssize_t i
-        cdef object key
-        if items is not None and PyTuple_GET_SIZE(items) == PyTuple_GET_SIZE(codes):
-            for i in range(PyTuple_GET_SIZE(items)):
-                if not field_takes(<int> <object> PyTuple_GET_ITEM(codes, i),
-                                   <object> PyTuple_GET_ITEM(items, i)):
-                    break
-            else:
-                key = encode_key(items, self._array)
-                if key is not HAND:
-                    return key
-        HANDOVERS[PACKAGE] += 1
-        return _ReferenceBound.encode(self, values)
-
-    def decode(self, key):
-        cdef tuple codes = self._codes
-        cdef Py_ssize_t i, count = PyTuple_GET_SIZE(codes)
-        cdef object value, typed
-        cdef list out
-        if Py_TYPE(key) == &PyBytes_Type:
-            value = decode_key(<bytes> key)
-            if value is not HAND:
-                if not self._array:
-                    value = (value,)
-                if Py_TYPE(value) == &PyTuple_Type and PyTuple_GET_SIZE(value) == count:
-                    out = []
-                    for i in range(count):
-                        typed = field_of(<int> <object> PyTuple_GET_ITEM(codes, i),
-                                         <object> PyTuple_GET_ITEM(value, i))
-                        if typed is HAND:
-                            break
-                        out.append(typed)
-                    else:
-                        return tuple(out)
-        HANDOVERS[PACKAGE] += 1
-        return _ReferenceBound.decode(self, key)
+cdef object bound_decode(_Plan plan, object key):
+    """The values of *key* typed by their fields (the bare value of one field without
+    ``array``, else the array's elements), or HAND."""
+    cdef Py_ssize_t i
+    cdef object value, typed
+    cdef list out = []
+    if Py_TYPE(key) != &PyBytes_Type:
+        return HAND
+    value = decode_key(<bytes> key)
+    if value is HAND:
+        return HAND
+    if not plan.array:
+        value = (value,)
+    if Py_TYPE(value) != &PyTuple_Type or PyTuple_GET_SIZE(value) != plan.count:
+        return HAND
+    for i in range(plan.count):
+        typed = field_of(plan.ftypes[i], <object> PyTuple_GET_ITEM(value, i))
+        if typed is HAND:
+            return HAND
+        out.append(typed)
+    return tuple(out)

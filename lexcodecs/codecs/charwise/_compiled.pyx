@@ -56,6 +56,7 @@ cdef extern from "Python.h":
     PyTypeObject PyTuple_Type
     PyTypeObject PyList_Type
     PyTypeObject PyBytes_Type
+    PyTypeObject PyByteArray_Type
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     double PyOS_string_to_double(const char *s, char **endptr, PyObject *overflow) except? -1.0
 
@@ -120,54 +121,13 @@ def decode(key, bint array, ref_decode):
 
 # -- a bound schema -------------------------------------------------------------------------
 
-cdef enum:
-    F_STRING = 0
-    F_BOOL = 1
-    F_FLOAT64 = 2
-    F_INT = 3
-
-cdef dict FIELD_CODES = {"string": F_STRING, "bool": F_BOOL, "float64": F_FLOAT64,
-                         "int": F_INT}
-
-
-cdef class _Plan:
-    """A bound schema's plan: the field type codes and the array flag."""
-
-    cdef tuple ftypes
-    cdef Py_ssize_t count
-    cdef bint array
-
-    def __cinit__(self, field_types, bint array):
-        self.ftypes = tuple(FIELD_CODES[t] for t in field_types)
-        self.count = len(field_types)
-        self.array = array
-
-
-cdef inline bint field_takes(int ftype, object v) noexcept:
-    cdef PyTypeObject *t = Py_TYPE(v)
-    if v is None:
-        return True
-    if ftype == F_STRING:
-        return t == &PyUnicode_Type
-    if ftype == F_BOOL:
-        return t == &PyBool_Type
-    if ftype == F_FLOAT64:
-        return t == &PyFloat_Type
-    return t == &PyLong_Type
-
-
-cdef object bound_encode(_Plan plan, object values):
-    cdef tuple items = values_of(values)
-    cdef Py_ssize_t i
-    if items is None or PyTuple_GET_SIZE(items) != plan.count:
-        return HAND
-    for i in range(plan.count):
-        if not field_takes(plan.ftypes[i], <object> PyTuple_GET_ITEM(items, i)):
-            return HAND
-    return encode_key(items, plan.array)
+# the plan, the encode of checked values and CompiledBound: the JS formats' (``_js.py``)
+include "../_js_bound.pxi"
 
 
 cdef object bound_decode(_Plan plan, object key):
+    """The values of *key* typed by their fields (an int field's number as an int), or
+    HAND."""
     cdef object value, v
     cdef tuple values
     cdef list out = []
@@ -200,28 +160,3 @@ cdef object bound_decode(_Plan plan, object key):
         else:
             return HAND
     return PyList_AsTuple(out)
-
-
-class BoundCharwise(_ReferenceBound):
-    """The reference bound class (``codec.BoundCharwise``) with ``encode`` and ``decode``
-    run here first; anything they do not take goes to the reference methods."""
-
-    __slots__ = ("_plan",)
-
-    def __init__(self, codec, schema, plans):
-        _ReferenceBound.__init__(self, codec, schema, plans)
-        self._plan = _Plan(self._types, self._array)
-
-    def encode(self, values):
-        cdef object key = bound_encode(<_Plan> self._plan, values)
-        if key is not HAND:
-            return key
-        HANDOVERS[PACKAGE] += 1
-        return _ReferenceBound.encode(self, values)
-
-    def decode(self, key):
-        cdef object values = bound_decode(<_Plan> self._plan, key)
-        if values is not HAND:
-            return values
-        HANDOVERS[PACKAGE] += 1
-        return _ReferenceBound.decode(self, key)
