@@ -22,7 +22,6 @@ The bytes are npm bytewise 1.1.0's own (``bytewise.encode`` / ``bytewise.decode`
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,15 +45,9 @@ ARRAY = BytewiseCodec(array=True)
 pytestmark = pytest.mark.usefixtures("impl")
 
 
-ROOT = Path(__file__).resolve().parent.parent
-#: the bundled copy; until it exists (the codec is registered with it), the shared one
-BUNDLED = ROOT / "conformance" / "vectors" / f"{NAME}.json"
-SHARED = ROOT.parent / "shared" / "vectors" / f"{NAME}.json"
-
-
 @functools.cache
 def _file() -> VectorFile:
-    return load_vectors(BUNDLED if BUNDLED.is_file() else SHARED)
+    return load_vectors(NAME)  # the bundled conformance/vectors/bytewise.json
 
 
 def _section(name: str) -> list[dict[str, Any]]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,15 +38,9 @@ ARRAY = CharwiseCodec(array=True)
 pytestmark = pytest.mark.usefixtures("impl")
 
 
-ROOT = Path(__file__).resolve().parent.parent
-#: the bundled copy, and until it is copied in (with the codec's registration), the shared one
-BUNDLED = ROOT / "conformance" / "vectors" / f"{NAME}.json"
-SHARED = ROOT.parent / "shared" / "vectors" / f"{NAME}.json"
-
-
 @functools.cache
 def _file() -> VectorFile:
-    return load_vectors(BUNDLED if BUNDLED.is_file() else SHARED)
+    return load_vectors(NAME)  # the bundled conformance/vectors/charwise.json
 
 
 def _typed(obj: Mapping[str, Any]) -> Any:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import decimal
 import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +29,7 @@ from lexcodecs.testing.model import identical
 from lexcodecs.testing.vectors import (
     VectorCase,
     VectorFile,
+    check_each,
     load_vectors,
     schema_from_fields,
     typed_values,
@@ -40,15 +40,10 @@ CODEC = MemcomparableCodec()
 
 pytestmark = pytest.mark.usefixtures("impl")
 
-ROOT = Path(__file__).resolve().parent.parent
-#: the bundled copy; until it exists, the shared one
-BUNDLED = ROOT / "conformance" / "vectors" / f"{NAME}.json"
-SHARED = ROOT.parent / "shared" / "vectors" / f"{NAME}.json"
-
 
 @functools.cache
 def _file() -> VectorFile:
-    return load_vectors(BUNDLED if BUNDLED.is_file() else SHARED)
+    return load_vectors(NAME)  # the bundled conformance/vectors/memcomparable.json
 
 
 CASES: list[VectorCase] = list(_file().cases)
@@ -101,13 +96,7 @@ def check_case(case: VectorCase) -> None:
 
 @pytest.mark.parametrize("cases", _groups())
 def test_cases(cases: list[VectorCase]) -> None:
-    failed = []
-    for case in cases:
-        try:
-            check_case(case)
-        except AssertionError as exc:
-            failed.append(f"cases[{case.index}] {case.raw.get('hex')}: {exc}")
-    assert not failed, "\n".join(failed)
+    check_each(cases, check_case)
 
 
 @pytest.mark.parametrize("entry", _file().section("decode_errors"),

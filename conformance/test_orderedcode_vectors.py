@@ -32,6 +32,7 @@ from lexcodecs.schema import KeySchema
 from lexcodecs.testing.vectors import (
     VectorCase,
     VectorFile,
+    check_each,
     hex_to_bytes,
     load_vectors,
     schema_from_fields,
@@ -94,13 +95,7 @@ def check_case(case: VectorCase) -> None:
 
 @pytest.mark.parametrize("cases", _case_groups())
 def test_cases(cases: list[VectorCase]) -> None:
-    failed = []
-    for case in cases:
-        try:
-            check_case(case)
-        except AssertionError as exc:
-            failed.append(f"cases[{case.index}] {case.raw['hex']}: {exc}")
-    assert not failed, "\n".join(failed)
+    check_each(cases, check_case)
 
 
 def test_the_vector_file_is_whole() -> None:

@@ -31,6 +31,7 @@ from lexcodecs.testing.differential import same
 from lexcodecs.testing.vectors import (
     VectorCase,
     VectorFile,
+    check_each,
     hex_to_bytes,
     load_vectors,
     schema_from_fields,
@@ -108,13 +109,7 @@ def check_case(case: VectorCase) -> None:
 
 @pytest.mark.parametrize("cases", _case_groups())
 def test_cases(cases: list[VectorCase]) -> None:
-    failed = []
-    for case in cases:
-        try:
-            check_case(case)
-        except AssertionError as exc:
-            failed.append(f"cases[{case.index}] {case.raw['hex'][:40]}: {exc}")
-    assert not failed, "\n".join(failed)
+    check_each(cases, check_case)
 
 
 def test_decoded_strings_and_sequences_are_cut_where_the_crate_cuts_them() -> None:

@@ -18,7 +18,6 @@ implementations (``impl``):
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,13 +37,10 @@ NAME = "tidb"
 
 pytestmark = pytest.mark.usefixtures("impl")
 
-ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = ROOT / "conformance" / "vectors" / f"{NAME}.json"
-
 
 @functools.cache
 def _file() -> VectorFile:
-    return load_vectors(BUNDLED)
+    return load_vectors(NAME)  # the bundled conformance/vectors/tidb.json
 
 
 @functools.cache

@@ -77,7 +77,7 @@ import os
 import re
 import struct
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -94,6 +94,7 @@ __all__ = [
     "VectorCase",
     "VectorFile",
     "VectorFormatError",
+    "check_each",
     "find_vectors_dir",
     "hex_to_bytes",
     "load_vectors",
@@ -536,6 +537,30 @@ class VectorFile:
         oracle = data.get("oracle")
         return cls(codec=codec, oracle=oracle if isinstance(oracle, str) else None,
                    notes=data.get("notes"), cases=cases, path=path, raw=dict(data))
+
+
+def check_each(cases: Iterable[VectorCase], check: Callable[[VectorCase], None]) -> None:
+    """Run *check* on every case and fail once, naming each case that failed (its index,
+    the start of its bytes) with its assertion: a test of a group of cases then reports
+    all of the group's failures, not only the first.
+
+    >>> def small(case: VectorCase) -> None:
+    ...     assert len(case.raw["hex"]) <= 2, "too long"
+    >>> cases = [VectorCase.from_json(i, {"values": [], "hex": h}) for i, h in
+    ...          enumerate(["00", "0102"])]
+    >>> check_each(cases, small)
+    Traceback (most recent call last):
+    ...
+    AssertionError: cases[1] 0102: too long
+    """
+    failed = []
+    for case in cases:
+        try:
+            check(case)
+        except AssertionError as exc:
+            failed.append(f"cases[{case.index}] {str(case.raw.get('hex'))[:40]}: {exc}")
+    if failed:
+        raise AssertionError("\n".join(failed))
 
 
 # -- finding and loading files --------------------------------------------------------------
