@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import random
 import sys
 import time
@@ -26,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# numpy, which pyarrow imports, starts OpenBLAS threads that spin after their work: on two
+# cores they took an eighth of a run's samples (perf). Nothing here uses BLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pyarrow as pa
 

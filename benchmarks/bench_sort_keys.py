@@ -20,12 +20,16 @@ anything is timed. ``duckdb`` is a benchmark dependency only (``pip install
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# numpy, which pyarrow imports, starts OpenBLAS threads that spin after their work: on two
+# cores they took an eighth of a run's samples (perf). Nothing here uses BLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pyarrow as pa
 from bench_columnar import _best  # the min of each, run in turns

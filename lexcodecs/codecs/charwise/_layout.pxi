@@ -5,10 +5,12 @@
 # Theory of operation: a number's text is ``F``/``D``, ``E``, the exponent + 500 in three
 # digits, ``M``, the first digit, ``.``, the other digits, twenty ``0``; a negative number's
 # digits (exponent, mantissa and padding) are each 9 - d. The writers take the decimal
-# d * 10^e10 (d's last digit not 0) from Ryu, or from an int stripped of its trailing zeros
-# (an int of at most 2**53 is its own shortest digits: its neighbours are at most 2 apart),
+# d * 10^e10 from Ryu, or an int's digits
+# (an int of at most 2**53 is its own shortest digits, trailing zeros aside: its neighbours
+# are at most 2 apart),
 # and scale d to exactly 17 digits, D = d * 10^(17 - n): the zeros that adds are the
-# padding's first, so the text's bytes are the same, only its length (27 + n) depends on n. A
+# padding's first, so the text's bytes are the same; it ends after the last digit that is
+# not the padding's (so an int's trailing zeros need no stripping first). A
 # negative number's digits are those of 10^17 - 1 - D (each 9 - d), chosen by a mask, not a
 # branch (random signs mispredict half the time). D's first digit is a division; its other
 # 16 are made at once in an SSE2 register (``_lexcodecs_cw16``: 10^8 halves, 10^4 lanes,
@@ -21,7 +23,7 @@
 # ``?@`` ``??`` ``?%`` as well.
 
 from libc.math cimport isinf
-from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from lexcodecs._raw cimport __builtin_clzll
@@ -47,14 +49,16 @@ cdef extern from *:
     #define LEXCODECS_CW_ZEROS 0x3030303030303030ULL
     #define LEXCODECS_CW_NINES 0x0909090909090909ULL
     /* v < 10**16 -> its 16 decimal digits in ASCII, the most significant first, at out (16
-       bytes stored). With SSE2 (every x86-64): the two 10**8 halves in 64-bit lanes, each
+       bytes stored); returns the index of the last digit that is not *pad* (-1: none). With
+       SSE2 (every x86-64): the two 10**8 halves in 64-bit lanes, each
        split at 10**4 (a multiplication by the reciprocal) into four 16-bit lanes, those at
        100 (mulhi by 5243, >> 3) and the parts interleaved into eight lanes, those at 10
-       (mulhi by 6554: exact below 100), tens | ones << 8, plus '0'. Elsewhere pairs of
-       digits by plain arithmetic. */
+       (mulhi by 6554: exact below 100), tens | ones << 8, plus '0'; the last digit not pad by
+       one compare and a bit scan. Elsewhere the same by plain arithmetic. */
     #if defined(__SSE2__)
     #include <emmintrin.h>
-    static inline void _lexcodecs_cw16(unsigned long long v, unsigned char *out) {
+    static inline int _lexcodecs_cw16(unsigned long long v, unsigned char *out,
+                                      unsigned char pad) {
         unsigned int hi = (unsigned int) (v / 100000000ULL);
         unsigned int lo = (unsigned int) (v - (unsigned long long) hi * 100000000ULL);
         __m128i x = _mm_set_epi64x((long long) lo, (long long) hi);
@@ -66,22 +70,31 @@ cdef extern from *:
         __m128i w = _mm_unpacklo_epi16(d, m);
         __m128i t = _mm_mulhi_epu16(w, _mm_set1_epi16(6554));
         __m128i ones = _mm_sub_epi16(w, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
-        __m128i digits = _mm_or_si128(t, _mm_slli_epi16(ones, 8));
-        _mm_storeu_si128((__m128i *) out, _mm_add_epi8(digits, _mm_set1_epi8('0')));
+        __m128i digits = _mm_add_epi8(_mm_or_si128(t, _mm_slli_epi16(ones, 8)),
+                                      _mm_set1_epi8('0'));
+        unsigned int other = ~(unsigned int) _mm_movemask_epi8(
+            _mm_cmpeq_epi8(digits, _mm_set1_epi8((char) pad))) & 0xFFFFu;
+        _mm_storeu_si128((__m128i *) out, digits);
+        return other ? 31 - __builtin_clz(other) : -1;
     }
     #else
-    static inline void _lexcodecs_cw16(unsigned long long v, unsigned char *out) {
+    static inline int _lexcodecs_cw16(unsigned long long v, unsigned char *out,
+                                      unsigned char pad) {
+        int last = -1;
         for (int i = 15; i >= 0; i--) {
             out[i] = (unsigned char) ('0' + v % 10);
+            if (last < 0 && out[i] != pad)
+                last = i;
             v /= 10;
         }
+        return last;
     }
     #endif
     """
     const uint64_t CW_POW10 "lexcodecs_cw_pow10"[18]
     const uint64_t CW_ZEROS "LEXCODECS_CW_ZEROS"
     const uint64_t CW_NINES "LEXCODECS_CW_NINES"
-    void _lexcodecs_cw16(uint64_t v, uint8_t* out) noexcept nogil
+    int _lexcodecs_cw16(uint64_t v, uint8_t* out, uint8_t pad) noexcept nogil
 
 
 cdef inline int cw_length17(uint64_t d) noexcept nogil:
@@ -93,28 +106,31 @@ cdef inline int cw_length17(uint64_t d) noexcept nogil:
 
 cdef inline uint8_t* cw_decimal(uint8_t* p, uint64_t d, int32_t e10,
                                 bint negative) noexcept nogil:
-    """The text of the number -d * 10^e10 (*negative*) or d * 10^e10, for 0 < d < 10^17
-    whose last digit is not 0; the end."""
+    """The text of the number -d * 10^e10 (*negative*) or d * 10^e10, for 0 < d < 10^17;
+    the end. d's trailing zeros are not digits of the text (an int's are not stripped
+    first: the text ends after the last digit that is not the padding's)."""
     cdef int n = cw_length17(d)
     cdef int e = e10 + n - 1 + CW_BIAS  # the exponent of d0.d1d2..., biased: 176..808
     cdef uint64_t neg = 0 - <uint64_t>negative, pad
-    cdef uint64_t big = d * CW_POW10[17 - n], first
+    cdef uint64_t big = d * CW_POW10[17 - n], first, head
+    cdef uint16_t pair
+    cdef int last
     big ^= (big ^ (99999999999999999ULL - big)) & neg
     e ^= (e ^ (999 - e)) & <int>neg
     pad = CW_ZEROS + (CW_NINES & neg)
     first = big // 10000000000000000ULL
-    p[0] = <uint8_t>(CW_POSITIVE - ((CW_POSITIVE - CW_NEGATIVE) & <int>neg))
-    p[1] = CW_EXPONENT
-    p[2] = <uint8_t>(48 + e // 100)
-    memcpy(p + 3, _ryu_digit_pairs + 2 * (e % 100), 2)
-    p[5] = CW_MANTISSA
-    p[6] = <uint8_t>(48 + first)
-    p[7] = 0x2E  # .
-    _lexcodecs_cw16(big - first * 10000000000000000ULL, p + 8)
+    last = _lexcodecs_cw16(big - first * 10000000000000000ULL, p + 8, <uint8_t>pad)
+    # F E e e e M d . as one 8-byte store (stores of single bytes took a tenth of a number)
+    memcpy(&pair, _ryu_digit_pairs + 2 * (<unsigned>e % 100), 2)
+    head = ((<uint64_t>CW_POSITIVE - (<uint64_t>(CW_POSITIVE - CW_NEGATIVE) & neg))
+            | (<uint64_t>CW_EXPONENT << 8) | (<uint64_t>(48 + <unsigned>e // 100) << 16)
+            | (<uint64_t>pair << 24) | (<uint64_t>CW_MANTISSA << 40)
+            | (<uint64_t>(48 + first) << 48) | (<uint64_t>0x2E << 56))
+    memcpy(p, &head, 8)
     memcpy(p + 24, &pad, 8)
     memcpy(p + 32, &pad, 8)
-    memcpy(p + 40, &pad, 8)  # the text ends at 27 + n <= 44
-    return p + 27 + n
+    memcpy(p + 40, &pad, 8)  # the text ends at 29 + last <= 44
+    return p + 29 + last
 
 
 cdef inline uint8_t* cw_special(uint8_t* p, double x) noexcept nogil:
@@ -148,13 +164,9 @@ cdef inline uint8_t* cw_number(uint8_t* p, double x) noexcept nogil:
 cdef inline uint8_t* cw_int(uint8_t* p, bint negative, uint64_t magnitude) noexcept nogil:
     """The text of the JS number of an integer (*magnitude* <= 2**53, negative or not): its
     digits without their trailing zeros are its shortest."""
-    cdef int32_t e10 = 0
     if magnitude == 0:
         return cw_special(p, 0.0)
-    while magnitude % 10 == 0:
-        magnitude //= 10
-        e10 += 1
-    return cw_decimal(p, magnitude, e10, negative)
+    return cw_decimal(p, magnitude, 0, negative)
 
 
 cdef inline bint cw_marked(const uint8_t* s, Py_ssize_t n) noexcept nogil:
