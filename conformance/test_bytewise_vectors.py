@@ -17,6 +17,12 @@ The bytes are npm bytewise 1.1.0's own (``bytewise.encode`` / ``bytewise.decode`
   value bytewise decodes; ``sorts.array.bound`` is the codec's ``prefix_range``;
 * ``sorted_order``: the keys sort as listed, and each is its value's key;
 * ``order_anomalies``: the byte order the file gives (the declared interop anomalies).
+
+Under the codec option ``reading="reference"`` (keys read as bytewise's own decode reads
+them) the same file says what every key decodes to: ``cases`` to their ``decoded`` or their
+values, ``decode_only`` to their ``decoded`` (an Invalid Date, ``{"js": ...}``, is a
+DecodeError: Python cannot hold one), ``decode_errors`` and the bounds bytewise cannot decode
+to a DecodeError with an offset; floats are compared by their bits (``identical``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ from lexcodecs.testing.vectors import (
 NAME = "bytewise"
 CODEC = BytewiseCodec()
 ARRAY = BytewiseCodec(array=True)
+READ = BytewiseCodec(reading="reference")
+READ_ARRAY = BytewiseCodec(reading="reference", array=True)
 
 pytestmark = pytest.mark.usefixtures("impl")
 
@@ -234,3 +242,134 @@ def test_order_anomalies_are_the_bytes_order() -> None:
         assert (ka.hex(), kb.hex()) == (entry["a_hex"], entry["b_hex"])
         assert (ka > kb) - (ka < kb) == entry["bytes_sign"]
         assert entry["typewise_sign"] == -entry["bytes_sign"]
+
+
+# -- reading="reference": what bytewise.decode returns ---------------------------------------
+
+
+def _js_value(item: dict[str, Any]) -> Any:
+    """The typed value of one decoded item; None stands for ``{"js": ...}`` (an Invalid
+    Date, which has no Python value)."""
+    return None if "js" in item else typed_value(item)
+
+
+def _read(codec: BytewiseCodec, key: bytes) -> tuple[Any, ...]:
+    got = codec.decode(key)
+    assert type(got) is tuple
+    return got
+
+
+def _read_refused(key: bytes) -> DecodeError:
+    """The DecodeError of ``READ`` (``READ_ARRAY`` must refuse the key too)."""
+    first: list[DecodeError] = []
+    for codec in (READ, READ_ARRAY):
+        for form in (key, bytearray(key), memoryview(key)):
+            with pytest.raises(DecodeError) as info:
+                codec.decode(form)  # type: ignore[arg-type]
+            assert info.value.codec == NAME, key.hex()
+            assert info.value.offset is not None, key.hex()
+            assert 0 <= info.value.offset <= len(key), key.hex()
+            assert info.value.expected, key.hex()
+            first.append(info.value)
+    return first[0]
+
+
+def test_reference_reading_of_every_case() -> None:
+    for case in ENCODE:
+        assert case.values is not None
+        assert case.key is not None
+        expected = _typed(case.raw["decoded"]) if "decoded" in case.raw else case.values
+        got = _read(READ, case.key)
+        assert identical(expected, got), f"{case.id}: {got!r} != {expected!r}"
+        assert identical(CODEC.decode(case.key), got), case.id
+        if case.key[0] == 0xA0:
+            assert expected is not None
+            assert identical(tuple(expected[0]), _read(READ_ARRAY, case.key)), case.id
+        else:
+            with pytest.raises(DecodeError) as info:
+                READ_ARRAY.decode(case.key)
+            assert info.value.offset == 0, case.id
+
+
+def test_reference_reading_of_decode_only() -> None:
+    """Every key bytewise's decoder accepts decodes to what it returns; an Invalid Date is
+    a DecodeError saying so."""
+    entries = _section("decode_only")
+    assert len(entries) == 34
+    invalid_dates = 0
+    for entry in entries:
+        key = bytes.fromhex(entry["hex"])
+        (item,) = entry["decoded"]
+        expected = _js_value(item)
+        if "js" in item:
+            assert item["js"] == "new Date(NaN)"
+            assert "Invalid Date" in str(_read_refused(key)), entry
+            invalid_dates += 1
+            continue
+        got = _read(READ, key)
+        assert identical((expected,), got), f"{entry['hex']}: {got!r} != {expected!r}"
+        if key[0] == 0xA0:
+            assert identical(tuple(expected), _read(READ_ARRAY, key)), entry["hex"]
+    assert invalid_dates == 2
+
+
+def test_reference_reading_of_decode_errors() -> None:
+    entries = _section("decode_errors")
+    assert len(entries) == 40
+    for entry in entries:
+        key = bytes.fromhex(entry["hex"])
+        refused = _read_refused(key)
+        if entry["error"].startswith("RangeError"):  # bytewise overflows its stack
+            assert refused.offset == len(key), entry
+
+
+def test_reference_reading_of_bounds() -> None:
+    for entry in _section("bounds"):
+        key = bytes.fromhex(entry["hex"])
+        if "decode_error" in entry:
+            _read_refused(key)
+        else:
+            expected = _typed(entry["decoded"])
+            assert identical(expected, _read(READ, key)), entry
+
+
+def test_reference_reading_of_sorted_order_and_js_only() -> None:
+    for entry in _section("sorted_order"):
+        key = bytes.fromhex(entry["hex"])
+        assert identical(_typed(entry["values"]), _read(READ, key)), entry
+    for entry in _section("js_only"):
+        if "hex" not in entry:
+            continue
+        key = bytes.fromhex(entry["hex"])
+        expected = _typed(entry.get("decoded", entry["values"]))
+        if expected is None:  # a Date beyond Python's years: no value to give
+            _read_refused(key)
+        else:
+            assert identical(expected, _read(READ, key)), entry
+
+
+def _top_level_strings() -> list[tuple[bytes, str]]:
+    """(body, the string bytewise decodes) of every top-level string key in the file."""
+    out = []
+    for case in ENCODE:
+        assert case.key is not None
+        values = _typed(case.raw["decoded"]) if "decoded" in case.raw else case.values
+        if case.key[:1] == b"\x70" and values is not None:
+            out.append((case.key[1:], values[0]))
+    for name in ("decode_only", "bounds", "js_only"):
+        for entry in _section(name):
+            decoded = entry.get("decoded", entry.get("values"))
+            if entry.get("hex", "")[:2] == "70" and decoded is not None:
+                typed = _typed(decoded)
+                if typed is not None and type(typed[0]) is str:
+                    out.append((bytes.fromhex(entry["hex"])[1:], typed[0]))
+    return out
+
+
+def test_utf8_replacement_is_nodes() -> None:
+    """Python's ``decode("utf-8", "replace")`` gives Node's ``toString('utf8')`` on every
+    top-level string of the file, ill-formed ones included (as many U+FFFD)."""
+    strings = _top_level_strings()
+    assert sum(1 for body, _ in strings if "\ufffd" in body.decode("utf-8", "replace")) >= 5
+    for body, text in strings:
+        assert body.decode("utf-8", "replace") == text, body.hex()

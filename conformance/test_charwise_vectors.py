@@ -15,6 +15,12 @@ Every entry is a test, on the compiled and on the reference implementation (``im
   ``"\\x00"``), which then decodes to that value;
 * ``js_only``: the JS inputs Python can hold (lone surrogates: stored as U+FFFD);
 * ``order_vs_bytewise``: the keys of both values and the sign of their comparison.
+
+Under the option ``reading="reference"`` (charwise's own reading, ``lenient_decode``) every
+key reads as the oracle read it: a ``cases`` key as its ``decoded`` (else its values), also as
+the items of an array under ``array=True``; a ``decode_only`` key as its ``decoded``; a
+``js_only`` key as its ``decoded_from_bytes``; a ``decode_errors`` key is a ``DecodeError`` with
+an offset. Floats are compared by their bits.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from lexcodecs.testing.vectors import VectorCase, VectorFile, load_vectors, type
 NAME = "charwise"
 CODEC = CharwiseCodec()
 ARRAY = CharwiseCodec(array=True)
+REFERENCE = CharwiseCodec(reading="reference")
+REFERENCE_ARRAY = CharwiseCodec(reading="reference", array=True)
 
 pytestmark = pytest.mark.usefixtures("impl")
 
@@ -183,3 +191,96 @@ def test_order_vs_bytewise() -> None:
         assert _sign(ka, kb) == entry["charwise_sign"]
         kinds = ("order", "collision")
         assert caps.explained(kinds, None, a, b) or caps.explained(kinds, None, b, a), entry
+
+
+# -- reading="reference": charwise's own reading ---------------------------------------------
+
+
+def _decoded(case: VectorCase) -> tuple[Any, ...]:
+    """What charwise's decode returned for the case's key: ``decoded``, else the values."""
+    if "decoded" in case.raw:
+        return tuple(_typed(v) for v in case.raw["decoded"])
+    assert case.values is not None
+    return tuple(case.values)
+
+
+def test_reference_reads_every_case_as_charwise() -> None:
+    """Every key decodes to what charwise's decode returned (strings unescaped nowhere,
+    array items unescaped everywhere, -0 as 0, NaN as the one NaN), bit for bit; a key
+    holding an array gives its items under ``array=True``, any other key is refused there."""
+    for case in ENCODE:
+        assert case.key is not None
+        expected = _decoded(case)
+        back = REFERENCE.decode(case.key)
+        assert identical(expected, back), f"{case.id}: {back!r}, charwise: {expected!r}"
+        if type(expected[0]) is tuple:
+            assert identical(expected[0], REFERENCE_ARRAY.decode(case.key)), case.id
+        else:
+            with pytest.raises(DecodeError):
+                REFERENCE_ARRAY.decode(case.key)
+
+
+def test_reference_reads_decode_only_as_charwise() -> None:
+    """Text charwise's encoder never writes reads as its decoder read it: ``""`` as ``""``,
+    ``K`` as ``[]``, ``CC`` as false, junk numbers as NaN, ``K!!`` as undefined..."""
+    entries = _file().section("decode_only")
+    assert len(entries) == 19
+    for entry in entries:
+        data = bytes.fromhex(entry["hex"])
+        expected = tuple(_typed(v) for v in entry["decoded"])
+        for key in (data, bytearray(data), memoryview(data)):
+            back = REFERENCE.decode(key)  # type: ignore[arg-type]
+            assert identical(expected, back), f"{entry['hex']}: {back!r}, charwise: {expected!r}"
+        # what charwise re-encodes the value it read as (reencode_hex)
+        assert REFERENCE.encode(expected).hex() == entry["reencode_hex"], entry["hex"]
+
+
+def test_reference_decode_errors() -> None:
+    """Where charwise's decode throws (an unknown first character, ``A!``'s TypeError), a
+    DecodeError naming the codec, with an offset, the bytes found and what was expected."""
+    entries = _file().section("decode_errors")
+    assert len(entries) == 7
+    for entry in entries:
+        data = bytes.fromhex(entry["hex"])
+        for codec in (REFERENCE, REFERENCE_ARRAY):
+            for key in (data, bytearray(data), memoryview(data)):
+                with pytest.raises(DecodeError) as info:
+                    codec.decode(key)  # type: ignore[arg-type]
+                assert info.value.codec == NAME, entry["hex"]
+                assert info.value.offset is not None, entry["hex"]
+                assert info.value.found, entry["hex"]
+                assert info.value.expected, entry["hex"]
+
+
+def test_reference_error_offsets() -> None:
+    """The offset is the byte where charwise gives up: the unknown first character of the
+    key or of an array item, the item pushed with no array open."""
+    offsets = {entry["hex"]: 0 for entry in _file().section("decode_errors")}
+    offsets["4b4a61225a21"] = 4  # K Ja " Z!: the item Z
+    for text, offset in offsets.items():
+        with pytest.raises(DecodeError) as info:
+            REFERENCE.decode(bytes.fromhex(text))
+        assert info.value.offset == offset, text
+
+
+def test_reference_reads_js_only_bytes() -> None:
+    """Lone surrogates are stored as U+FFFD: the bytes read as ``decoded_from_bytes``."""
+    held = [e for e in _file().section("js_only") if "hex" in e]
+    assert len(held) == 2
+    for entry in held:
+        expected = tuple(_typed(v) for v in entry["decoded_from_bytes"])
+        assert identical(expected, REFERENCE.decode(bytes.fromhex(entry["hex"])))
+
+
+def test_reference_reading_changes_no_key() -> None:
+    """The option changes how keys are read, never the keys written nor the prefix ranges."""
+    for case in ENCODE:
+        assert case.values is not None
+        assert case.key is not None
+        assert REFERENCE.encode(case.values) == case.key, case.id
+        assert REFERENCE_ARRAY.encode(case.values) == ARRAY.encode(case.values), case.id
+        assert REFERENCE.prefix_range(case.values) == CODEC.prefix_range(case.values)
+    for case in ERRORS:
+        assert case.values is not None
+        with pytest.raises(EncodeError):
+            REFERENCE.encode(case.values)

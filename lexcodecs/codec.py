@@ -349,7 +349,10 @@ class Option:
     ``check`` returns ``None`` for a good value or a text saying what was expected.
     ``guess``, for an option without ``choices``, gives the values worth trying on keys
     nobody documented (:func:`lexcodecs.identify` tries each ``choices`` value and each
-    guess: a table number every key starts with, say).
+    guess: a table number every key starts with, say). ``reading``: the option changes only
+    how keys are read, never the bytes written (bytewise's and charwise's ``reading``), so
+    ``identify``, which asks what wrote the keys, does not try its values, and a columnar
+    declaration holds under any of them.
     """
 
     default: Any
@@ -358,6 +361,7 @@ class Option:
     check: Callable[[Any], str | None] | None = attrs.field(default=None, eq=False)
     guess: Callable[[Sequence[bytes]], Iterable[Any]] | None = attrs.field(default=None,
                                                                           eq=False)
+    reading: bool = False
 
     def problem(self, value: Any) -> str | None:
         """``None`` for a good value, else what was expected."""

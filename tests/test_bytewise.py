@@ -6,7 +6,10 @@
   keys of ``lexcodecs.model``, the type order of spec §10); every declared anomaly real;
 * hostile input: deep and self-containing arrays, unterminated arrays (never a
   RecursionError), odd objects, linear-time decoding (counted, not timed);
-* the registry entry, the option ``array``, schemas, ``inspect``.
+* the registry entry, the option ``array``, schemas, ``inspect``;
+* the option ``reading="reference"`` (keys read as bytewise's own decode reads them): its
+  capabilities, the bound decode, agreement with the strict reader on every key the encoder
+  writes, no compiled code, hostile input refused in linear work.
 
 The vectors are ``test_bytewise_vectors.py``'s (and the generic runner's), the conformance
 harness ``test_bytewise_conformance.py``'s and the compiled-vs-reference comparison
@@ -28,11 +31,13 @@ from work import assert_linear, measure
 from lexcodecs import _impl, available_codecs, get_codec
 from lexcodecs.codec import FloatPolicy
 from lexcodecs.codecs.bytewise import BytewiseCodec
+from lexcodecs.codecs.bytewise import codec as codec_module
 from lexcodecs.codecs.bytewise.anomalies import ANOMALIES
+from lexcodecs.codecs.bytewise.codec import BoundBytewiseLenient
 from lexcodecs.codecs.bytewise.format import MAX_DEPTH
 from lexcodecs.errors import DecodeError, EncodeError, LexCodecError, OptionError, SchemaError
 from lexcodecs.model import value_key
-from lexcodecs.testing.checks import check_anomaly
+from lexcodecs.testing.checks import check_anomalies, check_anomaly
 from lexcodecs.testing.model import identical
 from lexcodecs.types import UNDEFINED, Int32
 
@@ -40,6 +45,8 @@ pytestmark = pytest.mark.usefixtures("impl")
 
 CODEC = BytewiseCodec()
 ARRAY = BytewiseCodec(array=True)
+READ = BytewiseCodec(reading="reference")
+READ_ARRAY = BytewiseCodec(reading="reference", array=True)
 UTC = _dt.UTC
 
 
@@ -352,5 +359,221 @@ def test_decode_is_linear(make: Callable[[int], bytes], impl: str) -> None:
 def _outcome(key: bytes) -> Any:
     try:
         return CODEC.decode(key)
+    except LexCodecError as exc:
+        return exc
+
+
+# -- the option reading="reference" ---------------------------------------------------------
+
+
+def test_reading_option() -> None:
+    assert CODEC.options["reading"] == "strict"
+    assert READ.config() == {"name": "bytewise", "array": False, "reading": "reference"}
+    assert BytewiseCodec(**{k: v for k, v in READ.config().items() if k != "name"}) == READ
+    with pytest.raises(OptionError):
+        BytewiseCodec(reading="lenient")
+    strict = {a.name for a in CODEC.capabilities.anomalies}
+    lenient = {a.name for a in READ.capabilities.anomalies}
+    assert strict - lenient == {"strict-decoding"}
+    assert lenient - strict == {"reference-decoding"}
+    assert READ.capabilities.notes != CODEC.capabilities.notes
+    assert BytewiseCodec(reading="strict").capabilities == CODEC.capabilities
+    check_anomalies(READ)
+    # only reading changes: what is written, and its columnar declaration, stay
+    assert READ.columnar() is CODEC.columnar()
+    assert READ_ARRAY.columnar() is ARRAY.columnar()
+    row = ("a\x00", 1.5, None)
+    assert READ.encode(row) == CODEC.encode(row)
+    assert READ.prefix_range(("a",)) == CODEC.prefix_range(("a",))
+    assert READ.encode(row, "s:string, x:float64, n:int") == CODEC.encode(row)
+
+
+@pytest.mark.parametrize(("hexkey", "value"), [
+    ("10ff", None), ("2100", True), ("f0f0", UNDEFINED), ("4300", math.inf),
+    ("42bff0000000000000", -1.0), ("41ffffffffffffffff", -0.0),
+    ("523ff8000000000000", date(1)), ("51c007ffffffffffff", date(-1)),
+    ("52bff0000000000000", date(-1)), ("70ff", "\ufffd"),
+    ("a0050000", ((),)), ("a0ff0000", ((),)), ("a07061010000", ("a\x00",)),
+    ("a060fe0000", (b"\x00",)), ("a060feff0000", (b"\x00",)), ("a06001fe0000", (b"\xfd",)),
+    ("a070fe0000", ("\ufffd",)), ("a070010101030000", ("\x00\x02",)),
+])
+def test_reference_reading_spec_examples(hexkey: str, value: Any) -> None:
+    """Spec §7 and the JS source: a trailing byte ignored, the sign bit unchecked, new
+    Date() truncating toward zero, unchecked escapes (a lone escape is 00; fe ff wraps to
+    00), an unknown tag inside an array read as an array."""
+    got = READ.decode(bytes.fromhex(hexkey))
+    assert identical((value,), got), got
+    with pytest.raises(DecodeError):
+        CODEC.decode(bytes.fromhex(hexkey))
+    nan = READ.decode(bytes.fromhex("427ff8000000000000"))[0]
+    assert math.isnan(nan)
+
+
+@pytest.mark.parametrize(("hexkey", "offset", "says"), [
+    ("", 0, "Invalid encoding"), ("05", 0, "Invalid encoding"),
+    ("520000000000000000ff", 0, "Invalid float encoding length"),
+    ("a0", 1, "Maximum call stack"), ("a0a005", 3, "Maximum call stack"),
+    ("a010", 2, "nested sequence"), ("a0706100", 4, "nested sequence"),
+    ("a060ff", 1, "No closing byte found for sequence"), ("a00000", 2, "Invalid encoding"),
+    ("527ff0000000000000", 0, "Invalid Date"), ("52c2d0000000000000", 0, "years 1-9999"),
+    ("a0520000000000000000", 10, "nested sequence"),
+])
+def test_reference_reading_refusals(hexkey: str, offset: int, says: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        READ.decode(bytes.fromhex(hexkey))
+    exc = info.value
+    assert (exc.codec, exc.offset) == ("bytewise", offset)
+    assert exc.expected
+    assert says in str(exc)
+
+
+@given(js_values)
+def test_reference_reading_agrees_with_strict_on_written_keys(value: Any) -> None:
+    key = CODEC.encode((value,))
+    assert identical(CODEC.decode(key), READ.decode(key))
+    if type(value) is tuple:
+        assert identical(ARRAY.decode(key), READ_ARRAY.decode(key))
+
+
+@given(st.binary(max_size=40) | st.lists(st.sampled_from(
+    [b"\x00", b"\x01", b"\x10", b"\x42", b"\x52", b"\x60", b"\x70", b"\xa0", b"\xfe", b"\xff",
+     b"\x05", bytes(8), b"\x7f\xf8" + bytes(6)]), max_size=12).map(b"".join))
+def test_reference_reading_accepts_what_strict_accepts(data: bytes) -> None:
+    """Whatever the strict reader takes, bytewise reads the same; anything else is a value
+    or a DecodeError with an offset (never another exception)."""
+    for strict, lenient in ((CODEC, READ), (ARRAY, READ_ARRAY)):
+        offset: int | None = 0
+        try:
+            got = lenient.decode(data)
+        except DecodeError as exc:
+            offset, got = exc.offset, None
+        assert offset is not None
+        try:
+            want = strict.decode(data)
+        except DecodeError:
+            continue
+        assert got is not None
+        assert identical(want, got), data.hex()
+
+
+def test_reference_reading_bound_decode() -> None:
+    schema = "s:string, n:int, b:bool, x:float64, r:bytes, z:string"
+    row = ("acme", 42, True, -0.5, b"\x00\xff", None)
+    bound = READ.bind(schema)
+    assert type(bound) is BoundBytewiseLenient
+    key = bound.encode(row)
+    assert key == CODEC.encode(row, schema)
+    back = READ.decode(key, schema)
+    assert identical(row, back)
+    assert type(back[1]) is int
+    # non-canonical bytes, read as bytewise reads them, then typed by field
+    lenient = bytes.fromhex("a0 70610101 00 42bff0000000000000 2100ff".replace(" ", ""))
+    with pytest.raises(DecodeError):
+        CODEC.decode(lenient, "s:string, n:int")
+    with pytest.raises(DecodeError):  # the trailing ff is read as an array: three values
+        READ.decode(lenient, "s:string, n:int")
+    lenient = bytes.fromhex("a0 7061010100 42bff0000000000000 00".replace(" ", ""))
+    assert identical(READ.decode(lenient, "s:string, n:int"), ("a\x00", -1))
+    assert identical(READ.decode(lenient, "s:string, x:float64"), ("a\x00", -1.0))
+    # one field, bare: trailing bytes after null ignored, -0 from a negative tag
+    assert READ.decode(bytes.fromhex("10ffff"), "n:int") == (None,)
+    assert identical(READ.decode(bytes.fromhex("41ffffffffffffffff"), "x:float64"), (-0.0,))
+    assert identical(READ.decode(bytes.fromhex("41ffffffffffffffff"), "n:int"), (0,))
+    assert identical(READ_ARRAY.decode(bytes.fromhex("a041ffffffffffffffff00"), "n:int"), (0,))
+
+
+def test_reference_reading_bound_decode_refusals() -> None:
+    """A number becomes an int only when it is an integral double within +-2**53; a value
+    of another type than its field's, or an array of another length, is refused."""
+    def number(x: float) -> bytes:
+        return CODEC.encode((x,))
+
+    assert READ.decode(number(2.0**53), "n:int") == (2**53,)
+    assert READ.decode(number(-(2.0**53)), "n:int") == (-(2**53),)
+    for x in (2.0**53 + 2, 2.0**60, 0.5, math.inf):
+        with pytest.raises(DecodeError) as info:
+            READ.decode(number(x), "n:int")
+        assert info.value.offset == 0
+        assert info.value.field == 0
+    with pytest.raises(DecodeError):
+        READ.decode(bytes.fromhex("427ff8000000000000"), "n:int")  # NaN
+    assert math.isnan(READ.decode(bytes.fromhex("427ff8000000000000"), "x:float64")[0])
+    for key, schema in (("70ff", "r:bytes"), ("60ff", "s:string"), ("f0", "b:bool"),
+                        ("523ff0000000000000", "x:float64"), ("a0050000", "s:string"),
+                        ("a01000", "a:int, b:int"), ("a010101000", "a:int, b:int")):
+        with pytest.raises(DecodeError) as info:
+            READ.decode(bytes.fromhex(key), schema)
+        assert (info.value.codec, info.value.offset) == ("bytewise", 0), key
+    assert READ.decode(bytes.fromhex("70ff"), "s:string") == ("\ufffd",)
+    assert READ.decode(bytes.fromhex("60ff"), "r:bytes") == (b"\xff",)
+    assert READ_ARRAY.decode(bytes.fromhex("a060fe050000"), "r:bytes") == (b"\x06",)
+    with pytest.raises(DecodeError) as info:
+        READ_ARRAY.decode(bytes.fromhex("60ff"), "r:bytes")
+    assert info.value.offset == 0
+
+
+def test_reference_reading_never_runs_compiled_decoding(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Both implementations read alike because the compiled reader (strict) is never
+    asked: a compiled module that refuses to decode changes nothing."""
+    class NoDecoding:
+        def decode(self, *args: Any) -> Any:
+            raise AssertionError("the compiled decoder ran under reading='reference'")
+
+        def encode(self, values: Any, array: bool, fallback: Any) -> bytes:
+            return fallback(values, array)  # type: ignore[no-any-return]
+
+        CompiledBound = None
+
+    monkeypatch.setattr(codec_module._impl, "compiled", lambda package: NoDecoding())
+    codec = BytewiseCodec(reading="reference")
+    assert codec.decode(bytes.fromhex("10ff")) == (None,)
+    assert codec.decode(bytes.fromhex("7061"), "s:string") == ("a",)
+    assert BytewiseCodec(reading="reference", array=True).decode(
+        bytes.fromhex("a070610000")) == ("a",)
+
+
+@pytest.mark.parametrize("key", [
+    b"\xa0" * 100_000, b"\xa0" * 100_000 + b"\x00" * 100_000, b"\xa0" + b"\x05" * 100_000,
+    b"\xa0\x70a" * 50_000, b"\xa0\x60" + b"\x01" * 100_000, b"\xa0" + b"\xff" * 99_999,
+])
+def test_reference_reading_of_unterminated_or_deep_arrays(key: bytes) -> None:
+    """JS recurses here (and overflows its stack); this reader nests at most MAX_DEPTH
+    arrays, with an explicit stack: a DecodeError, never a RecursionError."""
+    for codec in (READ, READ_ARRAY):
+        with pytest.raises(DecodeError) as info:
+            codec.decode(key)
+        assert info.value.offset is not None
+    deep = b"\xa0" * MAX_DEPTH + b"\x00" * MAX_DEPTH
+    assert READ.decode(deep) == (nested(MAX_DEPTH),)
+    with pytest.raises(DecodeError) as info:  # unknown tags open arrays too
+        READ.decode(b"\xa0" + b"\x05" * MAX_DEPTH + b"\x00" * (MAX_DEPTH + 1))
+    assert info.value.offset == MAX_DEPTH
+
+
+READ_HOSTILE: list[Callable[[int], bytes]] = [
+    *HOSTILE,
+    lambda n: b"\xa0" + b"\x70" + b"\x01" * n + b"\x00\x00",
+    lambda n: b"\xa0" + b"\x60" + b"\xfe\x05" * n + b"\x00\x00",
+    lambda n: b"\xa0" + b"\x05\x00" * n + b"\x00",
+    lambda n: b"\xa0" + b"\x10" * n + b"\x00",
+    lambda n: b"\xa0" + b"\x10" * n,
+    lambda n: b"\x70" + b"\xff\xc0\xed\xa0" * n,
+    lambda n: b"\x10" + b"\xff" * n,
+    lambda n: b"\xa0" + b"\x52\x3f\xf8" + bytes(6) + b"\x70\x61\x00" * n + b"\x00",
+]
+
+
+@pytest.mark.parametrize("make", READ_HOSTILE, ids=[str(i) for i in range(len(READ_HOSTILE))])
+def test_reference_reading_is_linear(make: Callable[[int], bytes]) -> None:
+    """4 times the input costs at most 8 times the work, counted (``work.py``); this
+    reader is pure Python under both implementations, so every event counts."""
+    works = [measure(lambda k=key: _read_outcome(k))[1] for key in (make(2_000), make(8_000))]
+    assert_linear(*works, 4, f"reading {len(make(8_000))} bytes as bytewise does")
+
+
+def _read_outcome(key: bytes) -> Any:
+    try:
+        return READ.decode(key)
     except LexCodecError as exc:
         return exc

@@ -7,6 +7,10 @@ difference explained by a declared anomaly), and every declared anomaly confirme
 witness breaks what it says) with no undeclared one. Every test runs on the compiled and on
 the reference implementation (``impl``), under a tenth of the profile's examples (the harness
 is slow; ``test_bytewise.py`` and the differential tests draw the full count).
+
+The same harness runs on the option ``reading="reference"`` (keys read as bytewise's own
+decode reads them, pure Python): its capabilities drop ``strict-decoding`` for
+``reference-decoding``, and nothing else may change, since the keys it writes are the same.
 """
 
 from __future__ import annotations
@@ -36,6 +40,27 @@ class TestBytewiseConformance(CodecConformance):
         return few_examples()
 
 
+class TestBytewiseArrayConformance(CodecConformance):
+    """The option ``array=True``: every key the JS array of its values (level-sublevel's
+    ``[path, key]``), so the anomalies of several values against one array value are not
+    declared there (and the harness confirms every one that is)."""
+
+    codec = BytewiseCodec(array=True)
+    schemas = ("x:float64, s:string", "s:string", "n:int, r:bytes")
+
+    def property_settings(self) -> settings:
+        return few_examples()
+
+
+class TestBytewiseReferenceReadingConformance(CodecConformance):
+    """The option ``reading="reference"``, under the same schemas and checks."""
+
+    codec = BytewiseCodec(reading="reference")
+    schemas = TestBytewiseConformance.schemas
+
+    def property_settings(self) -> settings:
+        return few_examples()
+
 
 def test_array_option_keys_go_columnar() -> None:
     """With the option ``array`` every key is an array, one value's too (level-sublevel's
@@ -54,3 +79,23 @@ def test_array_option_keys_go_columnar() -> None:
     check_columnar(codec, KeySchema.parse("r:bytes, x:float64, n:int"),
                    [(b"\xfe\xff\x00", -0.0, 2**53), (None, float("-inf"), None),
                     (b"", 1.5, -(2**53))])
+
+
+def test_reading_is_an_option_of_reading_only() -> None:
+    """``reading`` changes how keys are read, never the bytes written (``Option.reading``):
+    the columnar pieces hold under either value, and ``identify``, which asks what wrote the
+    keys, does not try ``reading="reference"`` (each try costs a search, for the same keys)."""
+    from lexcodecs import get_codec
+    from lexcodecs.codecs.charwise import CharwiseCodec
+    from lexcodecs.columnar import pieces
+    from lexcodecs.identification import codec_variants
+
+    for cls in (BytewiseCodec, CharwiseCodec):
+        assert cls.OPTIONS["reading"].reading
+        for array in (False, True):
+            assert pieces.declared(cls(array=array, reading="reference")) is \
+                pieces.declared(cls(array=array))
+        name = cls.name
+        variants = codec_variants(name, get_codec(name), [b"\x10"])
+        assert variants, name  # array=True is tried
+        assert all(v.options["reading"] == "strict" for v in variants), name

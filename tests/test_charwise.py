@@ -1,5 +1,7 @@
 """``charwise``: the spec's tables both ways, the order of JS values against a model written
-without the codec, strict decoding, deep nesting, and the declared anomalies.
+without the codec, strict decoding, deep nesting, and the declared anomalies; then the option
+``reading="reference"`` (charwise's own reading): its JS ``Number``, its arrays, its errors,
+the bound decode, and linear work on hostile keys (counted in lines run, not in time).
 
 The model (:func:`js_key`) is charwise's claimed order of JS values: null < false < true <
 numbers (by value) < strings (by code point, which is the UTF-8 byte order) < arrays
@@ -10,14 +12,18 @@ the reference implementation (``impl``); hypothesis runs under the repository's 
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lexcodecs import DecodeError, EncodeError
-from lexcodecs.codecs.charwise import CharwiseCodec
+from lexcodecs import DecodeError, EncodeError, OptionError, _impl
+from lexcodecs.codecs.charwise import CharwiseCodec, lenient_decode
+from lexcodecs.codecs.charwise.lenient_decode import js_number, js_number_text
 from lexcodecs.testing.checks import check_anomalies
 from lexcodecs.testing.model import identical
 from lexcodecs.types import UNDEFINED, Int32
@@ -155,7 +161,7 @@ def test_invalid_utf8_is_refused_at_its_offset() -> None:
 def test_declared_anomalies_are_real() -> None:
     check_anomalies(CODEC)
     check_anomalies(ARRAY)
-    assert CODEC.config() == {"name": "charwise", "array": False}
+    assert CODEC.config() == {"name": "charwise", "array": False, "reading": "strict"}
 
 
 # -- the order of JS values: a model written without the codec -----------------------------
@@ -260,3 +266,250 @@ def test_junk_decodes_exactly_or_is_refused(data: bytes) -> None:
             assert refused.codec == "charwise"
         else:
             assert codec.encode(values) == data
+
+
+# -- reading="reference": what charwise's own decode returns --------------------------------
+
+REFERENCE = CharwiseCodec(reading="reference")
+REFERENCE_ARRAY = CharwiseCodec(reading="reference", array=True)
+
+#: text -> charwise 3.0.1's decode (each checked on Node.js 20): numbers through JS Number()
+READ_AS_CHARWISE: list[tuple[str, Any]] = [
+    ("FE500M0x10", 4320.0), ("DE500M\t1", -9.8), ("FE\xa0500M1", 1.0), ("F 1", math.nan),
+    ("DE  0M0", -0.0), ("FE500M1.5e1", math.nan), ("FE501M1.5", 15.0), ("FE5e2M1", 1.0),
+    ("FE0x1F4M2", 2.0), ("FEInfinityM1", math.nan), ("FE500M1M2", 1.0), ("FE500M 1", 1.0),
+    ("DE500M 1", math.nan), ("FE500M", math.nan), ("FE   M7", 0.0), ("FE1000M1", math.inf),
+    ("DE499M8.99999999999999999999", -1.0), ("FE500M1.", 1.0), ("FE500M.5", 0.5),
+    ("FE-1M1", 0.0), ("F\U0001f600500M1", math.nan),
+    ("", ""), ("J", ""), ("Ja\x01b", "a\x01b"), ("J\x01\x01", "\x01\x01"), ("Bxyz", False),
+    ("C", True), ("CC", False), ("Lxyz", UNDEFINED), ("A", None),
+    ("K!", ()), ("K", ()), ('KJa"', ("a",)), ('K""!', ()), ("K!!", UNDEFINED), ("K!!!!", ()),
+    ('KA"L"C"CC!', (None, UNDEFINED, True, False)), ('KJa?%?@?x!', ('a"??x',)),
+    ("KKJa", (("a",),)), ('K!"KJa!', ()), ("KJa!JUNK", ("a!JUNK",)),
+    ('KDaN"FF"DD!', (math.nan, math.inf, -math.inf)),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), READ_AS_CHARWISE,
+                         ids=[repr(t) for t, _ in READ_AS_CHARWISE])
+def test_reference_reads_as_charwise(text: str, value: Any) -> None:
+    back = REFERENCE.decode(text.encode("utf-8"))
+    assert identical((value,), back), back
+
+
+#: bytes -> the byte offset where charwise gives up (Node's errors in the comments)
+REFERENCE_ERRORS: list[tuple[bytes, int]] = [
+    (b"A!", 0), (b"AA", 0), (b"KA!x", 1),      # TypeError: an item with no array to push to
+    (b'K!!"KJa', 4), (b'K!!"Ja', 4), (b'KK!!!"Ja', 6),
+    (b"KZ!", 1), (b"K?x!", 1), (b"Z", 0),       # Error: no decoder for
+    ("\U0001f600".encode(), 0),
+    (b'KJ\xff"Z!', 4), (b'KJ\xe2\x82"Z!', 5),  # after U+FFFD of 1 and of 2 bytes
+    (b'KJ\xf0\x9f\x98\x80"Z', 7), (b'KJ\xef\xbf\xbd"Z', 6),
+]
+
+
+@pytest.mark.parametrize(("data", "offset"), REFERENCE_ERRORS,
+                         ids=[d.hex() for d, _ in REFERENCE_ERRORS])
+def test_reference_errors_name_their_offset(data: bytes, offset: int) -> None:
+    with pytest.raises(DecodeError) as info:
+        REFERENCE.decode(data)
+    assert info.value.codec == "charwise"
+    assert info.value.offset == offset
+    found = info.value.found
+    assert isinstance(found, bytes)
+    assert found
+    assert data.startswith(found, offset)  # the bytes at the offset
+    assert info.value.expected
+
+
+def test_js_number_and_string() -> None:
+    """JS's Number(string) and String(number), on what number.js builds."""
+    assert js_number("\ufeff\u3000 12 \n") == 12.0
+    assert js_number("+.5e-1") == 0.05
+    assert js_number("0b101") == 5.0
+    assert js_number("0o17") == 15.0
+    assert js_number("0x" + "f" * 300) == math.inf
+    assert js_number("-0") == 0.0
+    assert math.copysign(1, js_number("-0")) < 0
+    for junk in ("1_000", "0x", "1e", "e5", "1 2", "١", "Infinityx", "\x1c1", "--1", "0x-1"):
+        assert math.isnan(js_number(junk)), junk
+    assert js_number("1" + "0" * 400 + "e-400") == 1.0
+    assert [js_number_text(x) for x in (math.nan, math.inf, -math.inf, 1e20, 1e-6, 1e-7,
+                                         2.0**66, -498.5)] == \
+        ["NaN", "Infinity", "-Infinity", "100000000000000000000", "0.000001", "1e-7",
+         "73786976294838210000", "-498.5"]
+
+
+def test_reference_option() -> None:
+    """The option's values, its config, its capabilities: the strict reader's own anomalies
+    give way to what charwise's reading loses, each of them real."""
+    assert CharwiseCodec.OPTIONS["reading"].default == "strict"
+    assert REFERENCE.config() == {"name": "charwise", "array": False, "reading": "reference"}
+    assert CharwiseCodec(reading="strict").capabilities == CODEC.capabilities
+    with pytest.raises(OptionError):
+        CharwiseCodec(reading="lenient")
+    names = {a.name for a in REFERENCE.capabilities.anomalies}
+    assert {"reference-decoding", "reference-string-escapes-kept",
+            "reference-array-items-unescaped"} <= names
+    assert not names & {"lenient-reference-decoder", "string-escape-round-trip",
+                        "array-string-escape-round-trip"}
+    assert "several-values-decode-as-one-array" not in {
+        a.name for a in REFERENCE_ARRAY.capabilities.anomalies}
+    check_anomalies(REFERENCE)
+    check_anomalies(REFERENCE_ARRAY)
+
+
+def test_reference_array_option() -> None:
+    assert REFERENCE_ARRAY.decode(b'KJa"FE500M1') == ("a", 1.0)
+    assert REFERENCE_ARRAY.decode(b"K") == ()
+    for data in (b"Ja", b"K!!", b""):
+        with pytest.raises(DecodeError) as info:
+            REFERENCE_ARRAY.decode(data)
+        assert info.value.offset == 0
+
+
+def test_reference_bound_decode() -> None:
+    """A schema reads the key as charwise does, then takes each value into its field: an int
+    field's number is an int when it is an integral double within +-2**53, None is null in
+    every field, anything else is refused; no write-back check."""
+    schema = "s:string, n:int"
+    assert REFERENCE.decode(b'KJab"FE500M3', schema) == ("ab", 3)  # no closing !
+    assert type(REFERENCE.decode(b'KJab"FE500M3', schema)[1]) is int
+    assert REFERENCE.bind(schema).decode(b'KJa\x01"FE5e2M3!') == ("a\x01", 3)
+    assert REFERENCE.decode(b'KA"A!', schema) == (None, None)
+    assert REFERENCE.decode(b'KJ"' + CODEC.encode((2.0**53,)) + b"!", schema) == ("", 2**53)
+    assert REFERENCE.decode(b"CC", "b:bool") == (False,)
+    assert REFERENCE.decode(b"Ja\x01", "s:string") == ("a\x01",)
+    assert REFERENCE.decode(b"FE500M3.0", "n:int") == (3,)
+    nan = REFERENCE.decode(b"FE500Mxyz", "x:float64")[0]
+    assert math.isnan(nan)
+    assert REFERENCE_ARRAY.decode(b"KJa", "s:string") == ("a",)
+    refused = [(b'KJa"FE500M3.5!', schema), (b'KJa"' + CODEC.encode((2.0**53 + 2,)) + b"!",
+                                                    schema),
+               (b'KJa"FF!', schema), (b'KJa"DaN!', schema), (b'KJa"L!', schema),
+               (b'KJa"C!', schema), (b'KFE500M1"FE500M1!', schema), (b'KJa!', schema),
+               (b'KJa"A"A!', schema), (b"Ja", schema), (b"K!!", "s:string"),
+               (b"KJa!", "s:string"), (b"Ja", "b:bool"), (b"A!", "s:string"),
+               (b"Ja", "s:string")]
+    for data, text in refused[:-1]:
+        with pytest.raises(DecodeError) as info:
+            REFERENCE.decode(data, text)
+        assert info.value.codec == "charwise", data
+        assert info.value.offset is not None, data
+    assert REFERENCE.decode(*refused[-1]) == ("a",)
+    # what strict reading refuses, the reference reading takes
+    with pytest.raises(DecodeError):
+        CODEC.decode(b'KJab"FE500M3', schema)
+
+
+def test_reference_reading_never_runs_the_compiled_decoder(monkeypatch: pytest.MonkeyPatch,
+                                                          impl: str) -> None:
+    """Both implementations read the same way: the compiled module is asked for nothing on a
+    decode under the reference reading, with or without a schema."""
+    asked: list[str] = []
+    real = _impl.compiled
+
+    def compiled(package: str) -> Any:
+        asked.append(package)
+        return real(package)
+
+    monkeypatch.setattr(_impl, "compiled", compiled)
+    codec = CharwiseCodec(reading="reference")  # a fresh bind cache
+    assert codec.decode(b'KJa"FE500M3!') == (("a", 3.0),)
+    assert codec.decode(b'KJa"FE500M3!', "s:string, n:int") == ("a", 3)
+    assert codec.bind("s:string").decode(b"Ja") == ("a",)
+    assert asked == []
+
+
+def _lines_run(work: Callable[[], Any]) -> int:
+    """How many lines of ``lenient_decode`` *work* runs: the reader's work, counted."""
+    code_file = lenient_decode.__file__
+    count = 0
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if frame.f_code.co_filename != code_file:
+            return None
+        if event == "line":
+            count += 1
+        return trace
+
+    old = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        work()
+    except DecodeError:
+        pass
+    finally:
+        sys.settrace(old)
+    return count
+
+
+#: hostile keys of n units: deep arrays, many items, long numbers, escapes, bad UTF-8
+HOSTILE: list[tuple[str, Callable[[int], bytes]]] = [
+    ("K", lambda n: b"K" * n), ("quotes", lambda n: b"K" + b'"' * n),
+    ("K then !", lambda n: b"K" * n + b"!" * n), ("!", lambda n: b"K" + b"!" * n),
+    ("K and quote", lambda n: b'K"' * n), ("quote and K", lambda n: b"K" + b'"K' * n),
+    ("closing under zero", lambda n: b"K" + b'!!"' * n + b"Ja"),
+    ("items", lambda n: b"K" + b'A"' * n),
+    ("escapes", lambda n: b"KJ" + b"?@?%??" * n + b"!"), ("string", lambda n: b"J" + b"x" * n),
+    ("spaces", lambda n: b"FE" + b" " * n + b"500M1"), ("digits", lambda n: b"FE500M" + b"1" * n),
+    ("flip", lambda n: b"DE499M" + b"\t" * n), ("hex", lambda n: b"FE500M0x" + b"f" * n),
+    ("bad utf-8 then error", lambda n: b"KJ" + b"\xff" * n + b'"Z'),
+]
+
+
+@pytest.mark.parametrize(("name", "make"), HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_reference_work_is_linear(name: str, make: Callable[[int], bytes]) -> None:
+    """Twice the key, at most about twice the work: no step rebuilds the text per item, nothing
+    recurses (a key of 100,000 K is an array 100,000 deep, as in JS)."""
+    small = _lines_run(lambda: REFERENCE.decode(make(2_000)))
+    large = _lines_run(lambda: REFERENCE.decode(make(4_000)))
+    assert large <= 2 * small + 50, (small, large)
+
+
+def _depth(value: Any) -> int:
+    """How deep *value* nests one-item tuples down to ``()`` (without recursion)."""
+    depth = 0
+    while value != ():
+        assert type(value) is tuple
+        assert len(value) == 1
+        value, depth = value[0], depth + 1
+    return depth
+
+
+def test_reference_hostile_keys_decode() -> None:
+    """What charwise returns for them, however deep: 100,000 K (closed or not) are arrays
+    nested 100,000 deep."""
+    assert _depth(REFERENCE.decode(b"K" * 100_000)[0]) == 99_999
+    assert _depth(REFERENCE.decode(b"K" * 100_000 + b"!" * 100_000)[0]) == 99_999
+    assert REFERENCE.decode(b"K" + b'"' * 100_000) == ((),)
+    assert REFERENCE.decode(b"K" + b"!" * 100_000) == ((),)
+    with pytest.raises(DecodeError) as info:
+        REFERENCE.decode(b'"' * 100_000)  # no decoder for "
+    assert info.value.offset == 0
+    items = REFERENCE.decode(b"K" + b'A"' * 100_000)[0]
+    assert items == (None,) * 100_000
+    with pytest.raises(DecodeError) as info:
+        REFERENCE.decode(b"KJ" + b"\xff" * 100_000 + b'"Z')
+    assert info.value.offset == 100_003
+    with pytest.raises(DecodeError) as info:
+        REFERENCE.decode(b'K!!"' * 100_000)
+    assert info.value.offset == 4
+
+
+@given(st.binary(max_size=40) | st.text(alphabet='ABCDFJKLM"!?@%E .0123456789\x00\x01\t-x',
+                                         max_size=24).map(lambda s: s.encode()))
+def test_reference_junk_decodes_or_is_refused(data: bytes) -> None:
+    """Any bytes: a value (a tuple with the option array) or a DecodeError, nothing else."""
+    for codec in (REFERENCE, REFERENCE_ARRAY):
+        refused: DecodeError | None = None
+        try:
+            values = codec.decode(data)
+        except DecodeError as exc:
+            refused = exc
+        if refused is not None:
+            assert refused.offset is not None
+            assert refused.codec == "charwise"
+        else:
+            assert type(values) is tuple

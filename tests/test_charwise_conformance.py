@@ -1,10 +1,11 @@
 """The ``charwise`` codec under the conformance harness (``lexcodecs.testing``).
 
 One schema that holds every field type (string, int, bool, float64), with and without the
-option ``array``: order against the natural-order model, round trip, prefix ranges,
-injectivity, the decode without a schema and the schemaless encode (each loss explained by a
-declared anomaly), and every declared anomaly confirmed real (its witness breaks what it
-says) with no undeclared one. Every test runs on the compiled and on the reference
+option ``array``, under each ``reading`` (strict, and charwise's own reading, whose losses
+are the anomalies that option declares): order against the natural-order model, round trip,
+prefix ranges, injectivity, the decode without a schema and the schemaless encode (each loss
+explained by a declared anomaly), and every declared anomaly confirmed real (its witness
+breaks what it says) with no undeclared one. Every test runs on the compiled and on the reference
 implementation (``impl``), under a tenth of the profile's examples (the harness is slow;
 ``test_charwise.py`` and the differential tests draw the full count).
 """
@@ -43,8 +44,24 @@ class TestCharwiseConformance(CodecConformance):
 
 
 class TestCharwiseArrayConformance(TestCharwiseConformance):
+    """``array=True``: one value is an array item too (its string escapes and terminator
+    order are the item's anomalies), several values never one array value."""
+
     codec = CharwiseCodec(array=True)
-    schemas = ("x:float64, s:string",)
+    schemas = ("x:float64, s:string", "s:string")
+
+
+class TestCharwiseReferenceReadingConformance(TestCharwiseConformance):
+    """``reading="reference"``: keys read as charwise's own decode reads them (strings keep
+    their escapes, array items lose theirs), each loss a declared anomaly of that option."""
+
+    codec = CharwiseCodec(reading="reference")
+    schemas = ("s:string, n:int, b:bool, x:float64", "s:string")
+
+
+class TestCharwiseReferenceReadingArrayConformance(TestCharwiseConformance):
+    codec = CharwiseCodec(reading="reference", array=True)
+    schemas = ("x:float64, s:string", "s:string")
 
 
 def _kernel_run(codec: CharwiseCodec, schema: str, columns: dict[str, Any]) -> Any:

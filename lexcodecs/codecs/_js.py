@@ -87,9 +87,6 @@ class JsCodec(BaseCodec):
     PACKAGE: ClassVar[str]
     #: the columnar pieces with the option ``array`` on (every key an array), or None
     ARRAY_COLUMNAR: ClassVar[CodecPieces | None] = None
-    #: options that change only how keys are read (bytewise's and charwise's ``reading``):
-    #: the keys written, and so the columnar pieces, are the same under any of their values
-    READING_OPTIONS: ClassVar[frozenset[str]] = frozenset({"reading"})
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -97,9 +94,10 @@ class JsCodec(BaseCodec):
 
     def columnar(self) -> CodecPieces | None:
         """:attr:`COLUMNAR`, or :attr:`ARRAY_COLUMNAR` with the option ``array``, when the
-        other options that change the keys are at their defaults."""
+        other options that change the keys written are at their defaults (an option of
+        ``reading`` changes only how they are read)."""
         if any(value != self.OPTIONS[key].default for key, value in self.options.items()
-               if key != "array" and key not in self.READING_OPTIONS):
+               if key != "array" and not self.OPTIONS[key].reading):
             return None
         return self.ARRAY_COLUMNAR if self.array else self.COLUMNAR
 

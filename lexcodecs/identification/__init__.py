@@ -216,9 +216,12 @@ def _decode_alone(codec: Codec, keys: Sequence[bytes]) -> bool:
 def codec_variants(name: str, codec: Codec, keys: Sequence[bytes]) -> list[Codec]:
     """The codec *name* with one option changed, for each other value worth trying, from
     what it declares (``OPTIONS``): each ``choices`` value but the default, and each value
-    its ``guess`` gives for *keys*."""
+    its ``guess`` gives for *keys*; never an option of ``reading`` (it changes how keys are
+    read, not what wrote them)."""
     out: list[Codec] = []
     for option_name, option in getattr(codec, "OPTIONS", {}).items():
+        if getattr(option, "reading", False):
+            continue
         values = [*(option.choices or ()), *(option.guess(keys) if option.guess else ())]
         for value in values:
             if same_value(value, option.default):

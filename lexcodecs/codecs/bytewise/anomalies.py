@@ -7,6 +7,9 @@ place is declared here as data, with a witness the conformance harness (and
 ``tests/test_bytewise.py``) checks, and an ``explains`` predicate kept as narrow as the
 anomaly. The facts behind them are in the spec ``bytewise.md`` §10 and the vectors
 (``decoded``, ``js_only``, ``order_anomalies``).
+
+The codec option ``reading`` picks the reader, and with it one anomaly: ``strict-decoding``
+under ``"strict"``, ``reference-decoding`` under ``"reference"`` (:func:`reading_anomalies`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any, Final
 from ...codec import Anomaly
 from ...schema import KeySchema
 
-__all__ = ["ANOMALIES"]
+__all__ = ["ANOMALIES", "ARRAY_OFF_ONLY", "READING_REFERENCE", "STRICT_ONLY", "reading_anomalies"]
 
 _D: Final = struct.Struct(">d")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
@@ -119,3 +122,31 @@ ANOMALIES: Final[tuple[Anomaly, ...]] = (
             "a sign bit contradicting the tag, non-canonical escapes, unknown tags inside "
             "arrays); lexcodecs refuses them with DecodeError (vectors: decode_only)"),
 )
+
+#: the anomalies of the option reading="reference" in place of strict-decoding (which no
+#: longer holds there): what reading keys as bytewise reads them gives up
+READING_REFERENCE: Final[tuple[Anomaly, ...]] = (
+    Anomaly("reference-decoding", "interop",
+            "with reading='reference' a key decodes as bytewise.decode reads it (spec §7): "
+            "bytes its encoder never writes are accepted, so several keys decode to one "
+            "value (10 and 10 ff are both null; a0 05 00 00 and a0 a0 00 00 are both [[]]), "
+            "a decoded value need not encode back to its key, and NaN (427ff8...) or -0.0 "
+            "(41 ff..ff) can come out of a decode (vectors: decode_only)"),
+)
+
+#: the strict reader's own anomalies, dropped under reading="reference"
+STRICT_ONLY: Final = frozenset({"strict-decoding"})
+
+
+#: the anomalies of the option array=False only (the codec drops them with array=True, where
+#: every key is the array of its values and decodes to them)
+ARRAY_OFF_ONLY: Final = frozenset({"several-values-are-one-array",
+                                   "several-values-decode-as-one-array"})
+
+
+def reading_anomalies(reading: str, array: bool) -> tuple[Anomaly, ...]:
+    """The declared anomalies under the codec options ``reading`` and ``array``."""
+    kept = tuple(a for a in ANOMALIES if not (array and a.name in ARRAY_OFF_ONLY))
+    if reading == "strict":
+        return kept
+    return tuple(a for a in kept if a.name not in STRICT_ONLY) + READING_REFERENCE

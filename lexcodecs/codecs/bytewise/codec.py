@@ -17,33 +17,60 @@ bytes, bool, float64, int; null in every field). :class:`BoundBytewise` checks e
 against its field, writes the key as the schemaless encoder does (the bare value for a
 one-field schema without ``array``, else an array), and reads keys back by field type (an int
 field's number as an int), refusing any key that does not encode back byte for byte.
+
+The codec option ``reading`` picks how keys are read; writing is the same under both.
+``"strict"`` (the default) is the above: a key decodes to the one value it was written from.
+``"reference"`` reads a key as bytewise's own ``decode`` does (``lenient_decode``, spec §7),
+for keys written by other code: the schemaless decode returns what the JS package returns,
+and :class:`BoundBytewiseLenient` types those values by field with no write-back check. That
+reader is pure Python: the compiled module is never asked to decode under it, so both
+implementations give the same answer. Its capabilities trade the anomaly ``strict-decoding``
+for ``reference-decoding`` (``anomalies.reading_anomalies``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
+import attrs
+
 from ... import _impl
-from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
+from ...codec import (
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    _as_values,
+    as_key_bytes,
+)
 from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
-from ...schema import Field
+from ...schema import Field, KeySchema
 from .._js import JsBound, JsCodec
 from . import explain
-from .anomalies import ANOMALIES
+from .anomalies import ANOMALIES, reading_anomalies
 from .format import ARRAY, BUFFER, END, FALSE, MAX_EXACT_INT, NAME, NULL, STRING, TRUE
+from .lenient_decode import decode_value as read_as_bytewise
 from .reference_decode import decode_value
 from .reference_encode import FIELD_PY_TYPES, encode_values, field_value
 
-__all__ = ["PACKAGE", "BoundBytewise", "BytewiseCodec", "decode_key", "decode_key_array"]
+__all__ = ["PACKAGE", "READINGS", "BoundBytewise", "BoundBytewiseLenient", "BytewiseCodec",
+           "decode_key", "decode_key_array", "decode_key_lenient", "decode_key_lenient_array"]
 
 #: the package name lexcodecs._impl knows the compiled module by
 PACKAGE: Final = "bytewise"
 
+#: the values of the codec option ``reading``, the default first
+READINGS: Final = ("strict", "reference")
+
 _ARRAY_END: Final = bytes((END,))
 _UPPER: Final = b"\xff"
+_NOTES: Final = ("JS values: null < false < true < numbers < Dates < Buffers < strings < "
+                 "arrays < undefined; ints as the double they equal; ")
 
 
 def _checked_back(data: bytes, value: Any, again: bytes | None) -> None:
@@ -67,14 +94,35 @@ def decode_key(key: Any) -> tuple[Any, ...]:
     return (value,)
 
 
-def decode_key_array(key: Any) -> tuple[Any, ...]:
-    """The reference schemaless decode with the option ``array``: the array's elements."""
-    data = as_key_bytes(NAME, key)
+def _array_key(data: bytes) -> bytes:
+    """*data*, if it is an array's key (the option ``array``), else a DecodeError."""
     if data[:1] != bytes((ARRAY,)):
         raise DecodeError("not an array: with the option array, every key is the JS array "
                           "of its values", codec=NAME, offset=0, found=data[:16],
                           expected="a0, an array")
-    (value,) = decode_key(data)
+    return data
+
+
+def decode_key_array(key: Any) -> tuple[Any, ...]:
+    """The reference schemaless decode with the option ``array``: the array's elements."""
+    (value,) = decode_key(_array_key(as_key_bytes(NAME, key)))
+    return tuple(value)
+
+
+def decode_key_lenient(key: Any) -> tuple[Any, ...]:
+    """The schemaless decode under ``reading="reference"`` (option ``array`` off): the one
+    value bytewise's own decode reads from the key, as a 1-tuple, with no write-back."""
+    data = as_key_bytes(NAME, key)
+    try:
+        return (read_as_bytewise(data),)
+    except DecodeError as exc:
+        raise exc.add_context(codec=NAME) from None
+
+
+def decode_key_lenient_array(key: Any) -> tuple[Any, ...]:
+    """:func:`decode_key_lenient` with the option ``array``: the array's elements (a key
+    whose value is not an array is refused, as under strict reading)."""
+    (value,) = decode_key_lenient(_array_key(as_key_bytes(NAME, key)))
     return tuple(value)
 
 
@@ -134,6 +182,15 @@ class BoundBytewise(JsBound):
     def decode(self, key: bytes) -> tuple[Any, ...]:
         data = as_key_bytes(NAME, key)
         (value,) = decode_key(data)
+        return self._take_fields(data, value, _typed)
+
+    # not "_fields": pydoc takes an object with that attribute for a namedtuple and then
+    # shows every private name in help()
+    def _take_fields(self, data: bytes, value: Any, typed: Callable[[str, Any], Any]
+                     ) -> tuple[Any, ...]:
+        """The schema's values in the key's decoded *value* (the bare value of a one-field
+        schema without ``array``, else the array's elements), each as *typed* takes it into
+        its field; a DecodeError where the key is not of the schema."""
         if self._array:
             if type(value) is not tuple or len(value) != len(self._types):
                 raise DecodeError(f"not an array of {len(self._types)} values: not a key of "
@@ -144,14 +201,14 @@ class BoundBytewise(JsBound):
             items = (value,)
         out = []
         for i, (field_type, item) in enumerate(zip(self._types, items)):
-            typed = _typed(field_type, item)
-            if typed is _WRONG:
+            field_value_ = typed(field_type, item)
+            if field_value_ is _WRONG:
                 f = self.schema.fields[i]
                 raise DecodeError(f"value {i} is {with_article(type(item).__name__)}, not a "
                                   f"value of {with_article(field_type)} field", codec=NAME,
                                   offset=0, found=data[:16], expected=f"a key of ({self.schema})",
                                   field=i, field_name=f.name, field_type=f.type)
-            out.append(typed)
+            out.append(field_value_)
         return tuple(out)
 
     def prefix_range(self, values: Sequence[Any]) -> tuple[bytes, bytes | None]:
@@ -165,6 +222,21 @@ class BoundBytewise(JsBound):
             return key, key + _ARRAY_END
         body = encode_values(checked, True)[:-1]
         return body, body + _UPPER
+
+
+class BoundBytewiseLenient(BoundBytewise):
+    """A schema bound under ``reading="reference"``: written as :class:`BoundBytewise`
+    writes it; read as bytewise's own decode reads the key, then each value typed by its
+    field (an ``int`` field's number as an ``int`` when it is an integral double within
+    +-2**53; ``None`` in every field), with no write-back check. Pure Python by design: the
+    compiled bound class is never used, so both implementations read alike."""
+
+    __slots__ = ()
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        (value,) = decode_key_lenient(data)
+        return self._take_fields(data, value, _typed_lenient)
 
 
 class BytewiseCodec(JsCodec):
@@ -193,6 +265,12 @@ class BytewiseCodec(JsCodec):
             "bare, and decode gives it as a 1-tuple. Keys of several values (or none) are "
             "arrays either way",
             choices=(False, True)),
+        "reading": Option(
+            "strict", "strict: a key decodes to the one value it was written from, bytes "
+            "bytewise never writes are refused (DecodeError at an offset); reference: what "
+            "bytewise's own decode returns, for keys written by other code: non-canonical "
+            "bytes are read as the package reads them (spec §7)",
+            choices=READINGS, reading=True),
     }
     CAPABILITIES = Capabilities(
         field_types=set(FIELD_PY_TYPES),
@@ -205,11 +283,26 @@ class BytewiseCodec(JsCodec):
         float_policy=FloatPolicy(nan="refuse", negative_zero="distinct"),
         anomalies=ANOMALIES,
         int_range=(-MAX_EXACT_INT, MAX_EXACT_INT),
-        notes="JS values: null < false < true < numbers < Dates < Buffers < strings < arrays "
-              "< undefined; ints as the double they equal; strict decoding",
+        notes=_NOTES + "strict decoding",
         readers=("Node.js: npm bytewise 1.1.0 / bytewise-core 1.2.3 (level, level-sublevel)",
                  "Python (lexcodecs)"),
     )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.reading: str = self.options["reading"]
+        # the anomalies follow the options: with array=True every key is the array of its
+        # values (those of several values against one array value do not happen), and the
+        # reader, not the writer, owns the decoding ones
+        anomalies = reading_anomalies(self.reading, self.array)
+        notes = _NOTES + ("strict decoding" if self.reading == "strict" else
+                          "read as bytewise.decode reads (reading='reference')")
+        self._capabilities = self.CAPABILITIES if anomalies == ANOMALIES else attrs.evolve(
+            self.CAPABILITIES, anomalies=anomalies, notes=notes)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
 
     # -- schemaless API (the codec's own) ---------------------------------------------------
 
@@ -222,6 +315,8 @@ class BytewiseCodec(JsCodec):
 
     def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
         """The key's value as a 1-tuple (option ``array``: the array's elements)."""
+        if self.reading == "reference":  # pure Python: the compiled reader is strict
+            return decode_key_lenient_array(key) if self.array else decode_key_lenient(key)
         ref = decode_key_array if self.array else decode_key
         compiled = _impl.compiled(PACKAGE)
         if compiled is not None:
@@ -248,8 +343,14 @@ class BytewiseCodec(JsCodec):
     # -- schema binding ---------------------------------------------------------------------
 
     def bind(self, schema: SchemaLike) -> BoundBytewise:
-        """The schema bound: values checked by field type, keys read back strictly."""
+        """The schema bound: values checked by field type, keys read back as the option
+        ``reading`` says (strictly, or as bytewise reads them)."""
         return self.bind_as(schema, BoundBytewise)
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        if self.reading == "reference":  # never the compiled class: its reader is strict
+            return BoundBytewiseLenient(self, schema, plans)
+        return super().make_bound(schema, plans)
 
 
 
@@ -264,6 +365,15 @@ def _typed(field_type: str, value: Any) -> Any:
             return int(value)
         return _WRONG
     return value if type(value) in FIELD_PY_TYPES[field_type][:1] else _WRONG
+
+
+def _typed_lenient(field_type: str, value: Any) -> Any:
+    """:func:`_typed` for a value read as bytewise reads it: an int field takes a number only
+    when it is an integral double within +-2**53 (what the field writes)."""
+    if field_type == "int" and type(value) is float and not (
+            value.is_integer() and abs(value) <= MAX_EXACT_INT):
+        return _WRONG
+    return _typed(field_type, value)
 
 
 _WRONG: Final = object()

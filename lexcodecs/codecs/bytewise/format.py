@@ -26,8 +26,9 @@ schema; the first byte alone orders the types::
 How the package is laid out: ``reference_encode`` / ``reference_decode`` are the readable
 Python (the executable spec, and the only code that words an error); ``_compiled.pyx`` writes
 and reads the same bytes for the exact Python types it takes and hands the rest over. The
-decoder is strict: a key decodes to the value whose encoding it is, or raises DecodeError
-(bytewise's own lenient decoder accepts more: see ``anomalies`` and the docs page).
+decoder is strict by default: a key decodes to the value whose encoding it is, or raises
+DecodeError; the codec option ``reading="reference"`` reads as bytewise's own lenient decoder
+does (``lenient_decode``: see ``anomalies`` and the docs page).
 """
 
 from __future__ import annotations

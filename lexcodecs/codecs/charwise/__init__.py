@@ -6,7 +6,10 @@ The package, one job per module:
   of operation;
 * ``reference_encode`` / ``reference_decode``: the readable Python encoder and strict
   decoder, the executable spec and the only code that shapes an error;
-* ``codec``: :class:`CharwiseCodec` (the option ``array``, capabilities, the schemaless API);
+* ``lenient_decode``: charwise's own reading (spec §5), for the option
+  ``reading="reference"``;
+* ``codec``: :class:`CharwiseCodec` (the options ``array`` and ``reading``, capabilities,
+  the schemaless API);
 * ``explain``: ``inspect``, the reference decoder run with an annotation sink;
 * ``anomalies``: the declared anomalies (string escapes, array item ends, NaN, -0).
 """

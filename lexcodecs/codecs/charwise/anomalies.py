@@ -7,6 +7,12 @@ sort above a few that a string may hold, writes NaN between the negatives and ze
 0. Each such place is declared here as data, with a witness the conformance harness (and
 ``tests/test_charwise.py``) checks, and an ``explains`` predicate kept as narrow as the
 anomaly. The byte-exact facts are in the vectors (``decoded``, ``order_vs_bytewise``).
+
+The codec options pick among them (:func:`reading_anomalies`): with ``array=True`` the
+anomalies of several values against one array value go (:data:`ARRAY_OFF_ONLY`); with
+``reading="reference"`` the strict reader's round trips and its refusal of charwise's lenient
+readings (:data:`STRICT_ONLY`) give way to what charwise's own ``decode`` loses
+(:data:`READING_REFERENCE`: no string unescaped, every array item unescaped).
 """
 
 from __future__ import annotations
@@ -17,16 +23,20 @@ import struct
 from collections.abc import Callable
 from typing import Any, Final
 
+import attrs
+
 from ...codec import Anomaly
 from ...schema import KeySchema
 
-__all__ = ["ANOMALIES", "ARRAY_OFF_ONLY"]
+__all__ = ["ANOMALIES", "ARRAY_OFF_ONLY", "READING_REFERENCE", "STRICT_ONLY", "reading_anomalies"]
 
 _D: Final = struct.Struct(">d")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 #: characters of an array string that its item's end (" or !) sorts above, or whose escape
 #: (! -> ??, " -> ?%) sorts elsewhere
 _BELOW_ITEM_END: Final = re.compile('[\x00-"]')
+#: what charwise's decode undoes in every array item: ?@ ?? ?%
+_ITEM_ESCAPES: Final = re.compile(r"\?[@?%]")
 
 
 def _nested(x: Any) -> bool:
@@ -37,12 +47,13 @@ def _walk(values: Any, test: Callable[[Any, bool], bool], in_array: bool) -> boo
     return any(test(v, in_array) or (_nested(v) and _walk(v, test, True)) for v in values)
 
 
-def _anywhere(test: Callable[[Any, bool], bool]) -> Callable[..., bool]:
+def _anywhere(test: Callable[[Any, bool], bool], array: bool = False) -> Callable[..., bool]:
     """An explainer: some value of either side (nested ones included) passes *test*, which
-    is told whether the value sits in an array (several values are an array too)."""
+    is told whether the value sits in an array (several values are an array too, and with
+    *array*, the codec option, one value also is)."""
 
     def explains(schema: KeySchema | None, a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-        return any(_walk(side, test, len(side) != 1) for side in (a, b))
+        return any(_walk(side, test, array or len(side) != 1) for side in (a, b))
 
     return explains
 
@@ -57,6 +68,13 @@ def _array_string_escape(x: Any, in_array: bool) -> bool:
 
 def _array_string_low(x: Any, in_array: bool) -> bool:
     return in_array and type(x) is str and _BELOW_ITEM_END.search(x) is not None
+
+
+def _unescaped_item(x: Any, in_array: bool) -> bool:
+    """An array string encode left as it is (no ! or ") that holds a ?@ ?? or ?%, which
+    charwise's decode undoes all the same."""
+    return in_array and type(x) is str and "!" not in x and '"' not in x and \
+        _ITEM_ESCAPES.search(x) is not None
 
 
 def _nan(x: Any, in_array: bool) -> bool:
@@ -163,3 +181,57 @@ ANOMALIES: Final[tuple[Anomaly, ...]] = (
             "CC as false, junk numbers as NaN, unterminated arrays): these keys are refused "
             "here with DecodeError, as is anything that does not encode back exactly"),
 )
+
+#: the strict reader's own anomalies, which reading="reference" does not have: its round
+#: trips of escaped strings (the reference reader loses other values, below) and its refusal
+#: of charwise's lenient readings
+STRICT_ONLY: Final = frozenset({"string-escape-round-trip", "array-string-escape-round-trip",
+                                "lenient-reference-decoder"})
+
+
+def _reading_reference(array: bool) -> tuple[Anomaly, ...]:
+    """What reading keys as charwise's own ``decode`` does gives up (spec §5, the vectors'
+    ``decoded`` and ``decode_only``), under the option *array*."""
+    return (
+        Anomaly("reference-string-escapes-kept", "round-trip",
+                "with reading='reference' a string comes back as charwise's decode gives it, "
+                "its escapes not undone: 'a\\x00b' (Ja 01 b) decodes as 'a\\x01b' and "
+                "'\\x01' (J 01 01) as '\\x01\\x01', at the top level and in arrays",
+                witness=(("a\x00b",),), explains=_anywhere(_nul_or_01, array)),
+        Anomaly("reference-array-items-unescaped", "round-trip",
+                "with reading='reference' every array item has ?@ ?? ?% undone, also where "
+                "encode escaped nothing (a string without ! or \"): ['a?@'] (KJa?@!) decodes "
+                "as ['a?'], ['a??'] as ['a!'], ['a?%'] as ['a\"']",
+                witness=((("a?@",),),), explains=_anywhere(_unescaped_item, array)),
+        Anomaly("reference-decoding", "interop",
+                "with reading='reference' a key decodes as charwise.decode reads it: text its "
+                "encoder never writes is accepted ('' as '', K as [], CC as false, junk "
+                "numbers as NaN, K!! as undefined, unterminated arrays), so several keys "
+                "decode to one value and a decoded value need not encode back to its key "
+                "(vectors: decode_only)"),
+    )
+
+
+#: the anomalies reading="reference" adds (with the option array off)
+READING_REFERENCE: Final[tuple[Anomaly, ...]] = _reading_reference(False)
+
+
+#: the anomalies of an array item's text, by the test of a value they explain: with the option
+#: array=True one value is an array item too (['a'] < ['a '] as values, KJa! > KJa !), so
+#: their explainers are built again for it
+_ITEM_TESTS: Final[dict[str, Callable[[Any, bool], bool]]] = {
+    "array-string-escape-collision": _array_string_escape,
+    "array-string-escape-round-trip": _array_string_escape,
+    "array-terminator-order": _array_string_low,
+}
+
+
+def reading_anomalies(reading: str, array: bool) -> tuple[Anomaly, ...]:
+    """The declared anomalies under the codec options ``reading`` and ``array``."""
+    kept = tuple(a for a in ANOMALIES if not (array and a.name in ARRAY_OFF_ONLY))
+    if array:
+        kept = tuple(attrs.evolve(a, explains=_anywhere(_ITEM_TESTS[a.name], True))
+                     if a.name in _ITEM_TESTS else a for a in kept)
+    if reading == "strict":
+        return kept
+    return tuple(a for a in kept if a.name not in STRICT_ONLY) + _reading_reference(array)

@@ -7,6 +7,14 @@ back strictly (always a tuple: ``(value,)``, the key's one value). The codec opt
 ``array`` makes every key a JS array of the values, as ``[path, key]`` keys are, and
 decode then returns the array's items.
 
+The codec option ``reading`` picks the reader: ``"strict"`` (the default) reads a key as the
+one value whose text it is and refuses text charwise never writes; ``"reference"`` reads it
+as charwise's own ``decode`` does (``lenient_decode``, pure Python: the compiled module is
+never asked to decode then, so both implementations give the same answer), for keys written
+by other code. The keys written, prefix ranges, ``inspect`` and the columnar pieces are the
+same under both; the capabilities differ only in the anomalies of the reader
+(``anomalies.reading_anomalies``).
+
 The work is done by ``reference_encode`` / ``reference_decode`` (the executable spec). When
 ``lexcodecs._impl.compiled("charwise")`` gives a compiled module, its ``encode`` and
 ``decode`` run instead and hand anything they do not take as their own to those functions.
@@ -15,9 +23,11 @@ A schema binds into a plan: per field, its type (``format.FIELD_STARTS``, and th
 types of ``reference_encode.FIELD_PY_TYPES``). :class:`BoundCharwise` checks each value
 against its field, writes the key as the schemaless encoder does (an array, or the bare
 value for a one-field schema without ``array``), and reads keys field by field, refusing any
-key that does not encode back byte for byte. Field types: string, bool, float64, int (a JS
-number that is an integer, |n| <= 2**53); null in every field; no descending order, no field
-options. ``tuple`` and undefined are schemaless only.
+key that does not encode back byte for byte (under ``reading="reference"``:
+:class:`ReferenceBoundCharwise`, which takes what charwise reads into the fields, with no
+write-back check). Field types: string, bool, float64, int (a JS number that is an integer,
+|n| <= 2**53); null in every field; no descending order, no field options. ``tuple`` and
+undefined are schemaless only.
 """
 
 from __future__ import annotations
@@ -28,14 +38,23 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from ... import _impl
-from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
+from ...codec import (
+    BoundKey,
+    Capabilities,
+    FieldPlan,
+    FloatPolicy,
+    Option,
+    SchemaLike,
+    _as_values,
+    as_key_bytes,
+)
 from ...errors import DecodeError
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
-from ...schema import Field
+from ...schema import Field, KeySchema
 from .._js import JsBound, JsCodec
-from . import explain
-from .anomalies import ANOMALIES, ARRAY_OFF_ONLY
+from . import explain, lenient_decode
+from .anomalies import ANOMALIES, reading_anomalies
 from .format import ARRAY, FALSE, NAME, NULL, NUMBER_MAX, SEPARATOR, STRING, TERMINATOR, TRUE
 from .reference_decode import decode_fields, decode_value
 from .reference_encode import (
@@ -47,10 +66,13 @@ from .reference_encode import (
     key_bytes,
 )
 
-__all__ = ["PACKAGE", "BoundCharwise", "CharwiseCodec", "columnar_piece"]
+__all__ = ["PACKAGE", "READINGS", "BoundCharwise", "CharwiseCodec", "ReferenceBoundCharwise",
+           "columnar_piece"]
 
 #: the package name lexcodecs._impl knows the compiled module by
 PACKAGE: Final = "charwise"
+#: the values of the option ``reading``: the strict reader, then charwise's own reading
+READINGS: Final = ("strict", "reference")
 
 
 # -- the columnar kernel's pieces (lexcodecs.pieces) -----------------------------------------
@@ -114,6 +136,23 @@ class BoundCharwise(JsBound):
         return _prefix(checked)
 
 
+class ReferenceBoundCharwise(BoundCharwise):
+    """A schema bound under ``reading="reference"``: written as :class:`BoundCharwise`
+    writes, read as charwise's own ``decode`` reads (:mod:`.lenient_decode`), then each value
+    taken into its field (null in every field; an int field's number an int when it is an
+    integral double within +-2**53; any other mismatch a DecodeError), with no write-back
+    check. Pure Python under both implementations."""
+
+    __slots__ = ()
+
+    def decode(self, key: bytes) -> tuple[Any, ...]:
+        data = as_key_bytes(NAME, key)
+        try:
+            return lenient_decode.decode_fields(data, self._types, not self._array)
+        except DecodeError as exc:
+            raise exc.add_context(codec=NAME) from None
+
+
 class CharwiseCodec(JsCodec):
     """npm ``charwise`` 3.0.1, the text key encoding of level (Secure Scuttlebutt's indexes).
 
@@ -138,6 +177,12 @@ class CharwiseCodec(JsCodec):
             "value, bare, and decode returns (value,). Keys of several values (or none) are "
             "arrays either way",
             choices=(False, True)),
+        "reading": Option(
+            "strict", "strict: a key decodes to the one value whose text it is, text charwise "
+            "never writes is refused (DecodeError at an offset); reference: what charwise's "
+            "own decode returns, for keys written by other code: lenient, as the package "
+            "reads (spec §5)",
+            choices=READINGS, reading=True),
     }
     CAPABILITIES = Capabilities(
         field_types=set(FIELD_PY_TYPES),
@@ -160,11 +205,13 @@ class CharwiseCodec(JsCodec):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        # with array=True every key is the array of its values: the anomalies of several
-        # values against one array value do not happen
-        self._capabilities = self.CAPABILITIES if not self.array else attrs.evolve(
-            self.CAPABILITIES, anomalies=tuple(a for a in ANOMALIES
-                                               if a.name not in ARRAY_OFF_ONLY))
+        self.reading: str = self.options["reading"]
+        # the anomalies follow the options: with array=True every key is the array of its
+        # values (those of several values against one array value do not happen), and each
+        # reader loses its own values
+        anomalies = reading_anomalies(self.reading, self.array)
+        self._capabilities = self.CAPABILITIES if anomalies == ANOMALIES else attrs.evolve(
+            self.CAPABILITIES, anomalies=anomalies)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -180,7 +227,13 @@ class CharwiseCodec(JsCodec):
         return encode_values(values, self.array)
 
     def decode_schemaless(self, key: bytes) -> tuple[Any, ...]:
-        """The values of *key*, read strictly."""
+        """The values of *key*, read strictly, or with ``reading="reference"`` as charwise
+        reads them (never by the compiled module)."""
+        if self.reading == "reference":
+            try:
+                return lenient_decode.decode_value(as_key_bytes(NAME, key), self.array)
+            except DecodeError as exc:
+                raise exc.add_context(codec=NAME) from None
         compiled = _impl.compiled(PACKAGE)
         if compiled is not None:
             return compiled.decode(key, self.array, _decode_key)  # type: ignore[no-any-return]
@@ -206,8 +259,16 @@ class CharwiseCodec(JsCodec):
     # -- schema binding ---------------------------------------------------------------------
 
     def bind(self, schema: SchemaLike) -> BoundCharwise:
-        """The schema bound: values checked by field type, keys read strictly."""
+        """The schema bound: values checked by field type, keys read strictly (or as
+        charwise reads them, with ``reading="reference"``)."""
         return self.bind_as(schema, BoundCharwise)
+
+    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        # the reference reading is pure Python: not the compiled bound class, whose decode
+        # is the strict one
+        if self.reading == "reference":
+            return ReferenceBoundCharwise(self, schema, plans)
+        return super().make_bound(schema, plans)
 
 
 

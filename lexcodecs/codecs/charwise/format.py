@@ -25,13 +25,16 @@ The first character says the type, in the order of the types::
   a ``"``.
 * **undefined** ``L``; anything else (objects, Dates, Buffers, BigInt, Symbol) is refused.
 
-Decoding here is strict (charwise's own decoder is lenient, spec §5): a key decodes to the
-one value whose text it is, read by an iterative reader, or is refused with a
+Decoding here is strict by default (charwise's own decoder is lenient, spec §5): a key
+decodes to the one value whose text it is, read by an iterative reader, or is refused with a
 :class:`~lexcodecs.errors.DecodeError` at an offset; every value read encodes back to exactly
-the key. Where two values share a text (the anomalies) the reader gives one of them.
+the key. Where two values share a text (the anomalies) the reader gives one of them. The
+codec option ``reading="reference"`` reads as charwise's own decoder does
+(``lenient_decode``).
 
 How the package is laid out: this table; ``reference_encode`` / ``reference_decode`` (the
-readable Python, the only code that words an error); ``codec`` (options, capabilities,
+readable Python, the only code that words an error); ``lenient_decode`` (charwise's own
+reading, for ``reading="reference"``); ``codec`` (options, capabilities,
 schemas); ``anomalies``; ``explain`` (``inspect``); ``_compiled.pyx`` with ``_write.pxi``
 and ``_read.pxi`` (the same rules in Cython; its constants come from this file through the
 generated ``_format.pxd``).

@@ -60,7 +60,8 @@ from .format import (
 from .format import UNDEFINED as UNDEFINED_CHAR
 from .reference_encode import number_text
 
-__all__ = ["Element", "decode_text", "decode_value", "read_number", "read_string"]
+__all__ = ["Element", "decode_text", "decode_value", "read_number", "read_string",
+           "typed_fields"]
 
 _A, _B, _C, _L = chr(NULL), chr(FALSE), chr(TRUE), chr(UNDEFINED_CHAR)
 _J, _K = chr(STRING), chr(ARRAY)
@@ -275,7 +276,14 @@ def decode_fields(data: bytes, field_types: Sequence[str], bare: bool) -> tuple[
     """The values of *data* under a schema of *field_types* (*bare*: the one field is the
     key's value, not an array): read, then checked field by field (null in every field; an
     int field's number must be an integer, read as an int)."""
-    values = decode_value(data, not bare)
+    return typed_fields(data, decode_value(data, not bare), field_types)
+
+
+def typed_fields(data: bytes, values: tuple[Any, ...], field_types: Sequence[str]
+                 ) -> tuple[Any, ...]:
+    """*values*, read from the key *data*, each taken into its field of *field_types*: null
+    in every field; an int field's number must be an integral double within +-2**53, read as
+    an int; else the field's Python type exactly. Any other value is a DecodeError."""
     if len(values) != len(field_types):
         raise DecodeError(f"an array of {len(values)} items for {len(field_types)} fields",
                           codec=NAME, offset=0, found=data[:1],
