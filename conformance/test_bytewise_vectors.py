@@ -133,15 +133,20 @@ def test_every_error_case_is_refused() -> None:
             assert "NaN" in str(info.value), case.id
 
 
-def _refused(key: bytes) -> DecodeError:
-    for codec in (CODEC, ARRAY):
+def _refused(key: bytes, codecs: tuple[BytewiseCodec, ...] = (CODEC, ARRAY)) -> DecodeError:
+    """The DecodeError of the first of *codecs* (each must refuse the key, in every bytes
+    form, naming the codec, an offset within the key and what it expected)."""
+    first: list[DecodeError] = []
+    for codec in codecs:
         for form in (key, bytearray(key), memoryview(key)):
             with pytest.raises(DecodeError) as info:
                 codec.decode(form)  # type: ignore[arg-type]
             assert info.value.codec == NAME, key.hex()
             assert info.value.offset is not None, key.hex()
             assert 0 <= info.value.offset <= len(key), key.hex()
-    return info.value
+            assert info.value.expected, key.hex()
+            first.append(info.value)
+    return first[0]
 
 
 def test_decode_errors_are_refused() -> None:
@@ -261,17 +266,7 @@ def _read(codec: BytewiseCodec, key: bytes) -> tuple[Any, ...]:
 
 def _read_refused(key: bytes) -> DecodeError:
     """The DecodeError of ``READ`` (``READ_ARRAY`` must refuse the key too)."""
-    first: list[DecodeError] = []
-    for codec in (READ, READ_ARRAY):
-        for form in (key, bytearray(key), memoryview(key)):
-            with pytest.raises(DecodeError) as info:
-                codec.decode(form)  # type: ignore[arg-type]
-            assert info.value.codec == NAME, key.hex()
-            assert info.value.offset is not None, key.hex()
-            assert 0 <= info.value.offset <= len(key), key.hex()
-            assert info.value.expected, key.hex()
-            first.append(info.value)
-    return first[0]
+    return _refused(key, (READ, READ_ARRAY))
 
 
 def test_reference_reading_of_every_case() -> None:

@@ -80,7 +80,7 @@ from .format import (
     TRUE,
 )
 from .format import UNDEFINED as UNDEFINED_CHAR
-from .reference_decode import typed_fields
+from .reference_decode import key_values, typed_fields
 
 __all__ = ["decode_fields", "decode_text", "decode_value", "js_number", "js_number_text",
            "read_number"]
@@ -385,14 +385,8 @@ def decode_text(data: bytes) -> Any:
 
 def decode_value(data: bytes, array: bool) -> tuple[Any, ...]:
     """The values of *data*: ``(value,)``, or with *array* the items of the array it must
-    hold."""
-    value = decode_text(data)
-    if not array:
-        return (value,)
-    if type(value) is not tuple:
-        raise DecodeError("not an array: with the option array=True every key is a JS array",
-                          codec=NAME, offset=0, found=data[:1], expected="K (an array)")
-    return value
+    hold (``reference_decode.key_values``)."""
+    return key_values(data, decode_text(data), array)
 
 
 def decode_fields(data: bytes, field_types: Sequence[str], bare: bool) -> tuple[Any, ...]:

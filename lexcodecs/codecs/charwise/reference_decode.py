@@ -60,7 +60,7 @@ from .format import (
 from .format import UNDEFINED as UNDEFINED_CHAR
 from .reference_encode import number_text
 
-__all__ = ["Element", "decode_text", "decode_value", "read_number", "read_string",
+__all__ = ["Element", "decode_text", "decode_value", "key_values", "read_number", "read_string",
            "typed_fields"]
 
 _A, _B, _C, _L = chr(NULL), chr(FALSE), chr(TRUE), chr(UNDEFINED_CHAR)
@@ -263,7 +263,12 @@ def decode_text(data: bytes, sink: list[Element] | None = None) -> Any:
 def decode_value(data: bytes, array: bool) -> tuple[Any, ...]:
     """The values of *data*: ``(value,)``, or with *array* the elements of the array it must
     hold."""
-    value = decode_text(data)
+    return key_values(data, decode_text(data), array)
+
+
+def key_values(data: bytes, value: Any, array: bool) -> tuple[Any, ...]:
+    """The values of the key *data* whose value (as a reader read it) is *value*: ``(value,)``,
+    or with *array* the elements of the array it must be."""
     if not array:
         return (value,)
     if type(value) is not tuple:
