@@ -20,6 +20,7 @@ from hypothesis import settings
 
 from lexcodecs import KeySchema
 from lexcodecs.codecs.bytewise import BytewiseCodec
+from lexcodecs.errors import EncodeError
 from lexcodecs.testing import CodecConformance
 
 pytestmark = pytest.mark.usefixtures("impl")
@@ -79,6 +80,36 @@ def test_array_option_keys_go_columnar() -> None:
     check_columnar(codec, KeySchema.parse("r:bytes, x:float64, n:int"),
                    [(b"\xfe\xff\x00", -0.0, 2**53), (None, float("-inf"), None),
                     (b"", 1.5, -(2**53))])
+
+
+def test_numbers_go_a_row_at_a_time() -> None:
+    """Keys of numbers alone, without NULLs, are written a row at a time (the array's a0 and
+    00 in place, no scratch), the row API's bytes; an int beyond 2**53 or a NaN declines
+    that way, and the row is the row API's (its refusal, its canonical NaN)."""
+    pa = pytest.importorskip("pyarrow")
+    from lexcodecs.columnar import arrow as columnar
+    from lexcodecs.columnar import encode_arrow, kernel_available, pieces
+    from lexcodecs.testing.checks import check_columnar
+
+    if not kernel_available():
+        pytest.skip("the columnar kernel is not built")
+    ints = [0, 1, -1, 2**53, -(2**53), 10**15, 12345]
+    floats = [0.0, -0.0, 1.5, -2.5, float("inf"), float("-inf"), 5e-324]
+    schema = KeySchema.parse("n:int, x:float64, m:int")
+    for codec in (BytewiseCodec(), BytewiseCodec(array=True)):
+        rows = list(zip(ints, floats, reversed(ints)))
+        check_columnar(codec, schema, rows)
+        table = pa.table({"n": pa.array(ints, pa.int64()), "x": floats,
+                          "m": pa.array(ints[::-1], pa.int64())})
+        declared = pieces.declared(codec)
+        assert declared is not None
+        plan = columnar._plan(codec, declared, schema, columnar._columns(table, schema))
+        assert plan is not None
+        done = columnar._run_kernel(plan, table.num_rows, declared, None)
+        assert (done.declined, done.way) == ([], "number rows")
+        wide = table.set_column(0, "n", pa.array([2**53 + 1, *ints[1:]], pa.int64()))
+        with pytest.raises(EncodeError):  # the row API's refusal, for row 0
+            encode_arrow(wide, schema, codec)
 
 
 def test_reading_is_an_option_of_reading_only() -> None:

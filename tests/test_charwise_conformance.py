@@ -84,7 +84,7 @@ def test_columnar_keys_of_every_piece() -> None:
     ``00``/``01``, the number texts of zero, -0, the infinities, the extreme exponents,
     negative numbers (9-complemented), ints at +-2**53 and with trailing zeros, NULL in every
     field. The kernel writes every row but the NaNs' (``DaN``: the row API's); numbers
-    without NULLs go a column at a time. With and without ``array``."""
+    without NULLs go a row at a time. With and without ``array``."""
     if not kernel_available():
         pytest.skip("the columnar kernel is not built")
     strings = ["", "a!", 'a"', "a?", "?!\"", "a?%", "\x00", "\x01", "\x00\x01!", "é", "plain",
@@ -108,7 +108,12 @@ def test_columnar_keys_of_every_piece() -> None:
     done = _kernel_run(CharwiseCodec(), "n:int, x:float64",
                        {"n": pa.array([n for n, _ in plain], pa.int64()),
                         "x": [x for _, x in plain]})
-    # (the loops with checks: the first piece has the array's K before it, the last its !)
-    assert (done.declined, done.way, done.plain) == ([], "by field", 0)
+    # a row at a time, the array's K and !, the " between the numbers written in place
+    assert (done.declined, done.way, done.plain) == ([], "number rows", 2)
+    # with a NaN that way declines the batch, and row by row the NaN's row is declined
+    done = _kernel_run(CharwiseCodec(), "n:int, x:float64",
+                       {"n": pa.array([n for n, _ in plain], pa.int64()),
+                        "x": [math.nan, *(x for _, x in plain[1:])]})
+    assert (done.declined, done.way) == ([0], "by row")
     check_columnar(CharwiseCodec(array=True), KeySchema.parse("s:string"),
                    [(s,) for s in strings])
