@@ -5,22 +5,24 @@
 # Theory of operation: a number's text is ``F``/``D``, ``E``, the exponent + 500 in three
 # digits, ``M``, the first digit, ``.``, the other digits, twenty ``0``; a negative number's
 # digits (exponent, mantissa and padding) are each 9 - d. The writers take the decimal
-# d * 10^e10 from Ryu, or an int's digits
-# (an int of at most 2**53 is its own shortest digits, trailing zeros aside: its neighbours
-# are at most 2 apart),
-# and scale d to exactly 17 digits, D = d * 10^(17 - n): the zeros that adds are the
-# padding's first, so the text's bytes are the same; it ends after the last digit that is
-# not the padding's (so an int's trailing zeros need no stripping first). A
-# negative number's digits are those of 10^17 - 1 - D (each 9 - d), chosen by a mask, not a
-# branch (random signs mispredict half the time). D's first digit is a division; its other
-# 16 are made at once in an SSE2 register (``_lexcodecs_cw16``: 10^8 halves, 10^4 lanes,
-# then 100 and 10 by multiplications, as sqlite4's centimal digits are) and stored in one
-# 16-byte store, the padding in three 8-byte stores: the last passes the text's end by up to
-# 4 bytes (every caller's buffer has ``SLACK`` = 16 past its bound). (Two pairs of digits
-# from a table at a time, into the key, took 10 ns an int and 12 a float's text; this way,
-# C alone, about 3.) A string is ``J`` and its UTF-8 with ``01`` doubled and ``00`` written
-# ``01``; in an array, when it holds a ``!`` or ``"``, its ``?`` ``!`` ``"`` are written
-# ``?@`` ``??`` ``?%`` as well.
+# d * 10^e10 from Ryu, or an int's digits (an int of at most 2**53 is its own shortest
+# digits, trailing zeros aside: its neighbours are at most 2 apart), and scale d to exactly
+# 17 digits, D = d * 10^(17 - n): the zeros that adds are the padding's first, so the text's
+# bytes are the same; it ends after the last digit that is not the padding's (so an int's
+# trailing zeros need no stripping first). A negative number's digits are those of
+# 10^17 - 1 - D (each 9 - d), chosen by a mask, not a branch (random signs mispredict half
+# the time). D's first digit is a division; its other 16 are made at once in an SSE2
+# register (``_lexcodecs_cw16``: 10^8 halves, 10^4 lanes, then 100 and 10 by
+# multiplications, as sqlite4's centimal digits are) and stored in one 16-byte store, the
+# padding in three 8-byte stores: the last passes the text's end by up to 4 bytes (every
+# caller's buffer has ``SLACK`` = 16 past its bound). C alone, on this project's host: with
+# two digits at a time from Ryu's pair table into the key, an int's text took 9.8 ns and a
+# float's 23.5 (Ryu's 11 of it); this way 8.9 and 21.9. The text is about ninety
+# instructions either way, its digits a fifth of them.
+#
+# A string is ``J`` and its UTF-8 with ``01`` doubled and ``00`` written ``01``; in an
+# array, when it holds a ``!`` or ``"``, its ``?`` ``!`` ``"`` are written ``?@`` ``??``
+# ``?%`` as well.
 
 from libc.math cimport isinf
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
