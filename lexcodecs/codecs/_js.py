@@ -87,10 +87,15 @@ class JsCodec(BaseCodec):
     PACKAGE: ClassVar[str]
     #: the columnar pieces with the option ``array`` on (every key an array), or None
     ARRAY_COLUMNAR: ClassVar[CodecPieces | None] = None
+    #: the bound class of the option ``reading="reference"`` (the package's own reading, in
+    #: Python: the compiled readers are strict), for a format that has the option
+    REFERENCE_BOUND: ClassVar[type[JsBound] | None] = None
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.array: bool = self.options["array"]
+        #: "strict", or "reference" (bytewise's and charwise's option; strict elsewhere)
+        self.reading: str = self.options.get("reading", "strict")
 
     def columnar(self) -> CodecPieces | None:
         """:attr:`COLUMNAR`, or :attr:`ARRAY_COLUMNAR` with the option ``array``, when the
@@ -112,6 +117,8 @@ class JsCodec(BaseCodec):
         return FieldPlan(index, field, check, None)
 
     def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
+        if self.reading == "reference" and self.REFERENCE_BOUND is not None:
+            return self.REFERENCE_BOUND(self, schema, plans)
         compiled = _impl.compiled(self.PACKAGE)
         cls = self.BOUND if compiled is None else compiled.CompiledBound
         return cls(self, schema, plans)

@@ -36,20 +36,11 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from ... import _impl
-from ...codec import (
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-    _as_values,
-    as_key_bytes,
-)
+from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
 from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
-from ...schema import Field, KeySchema
+from ...schema import Field
 from .._js import JsBound, JsCodec
 from . import explain
 from .anomalies import ANOMALIES, reading_anomalies
@@ -258,6 +249,7 @@ class BytewiseCodec(JsCodec):
     PACKAGE: ClassVar = PACKAGE
     COLUMNAR: ClassVar = _PIECES
     ARRAY_COLUMNAR: ClassVar = _ARRAY_PIECES
+    REFERENCE_BOUND: ClassVar = BoundBytewiseLenient
     OPTIONS: ClassVar = {
         "array": Option(
             False, "True: every key is the JS array of its values ([v] for one value), and "
@@ -290,7 +282,6 @@ class BytewiseCodec(JsCodec):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.reading: str = self.options["reading"]
         # the anomalies follow the options: with array=True every key is the array of its
         # values (those of several values against one array value do not happen), and the
         # reader, not the writer, owns the decoding ones
@@ -347,10 +338,6 @@ class BytewiseCodec(JsCodec):
         ``reading`` says (strictly, or as bytewise reads them)."""
         return self.bind_as(schema, BoundBytewise)
 
-    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
-        if self.reading == "reference":  # never the compiled class: its reader is strict
-            return BoundBytewiseLenient(self, schema, plans)
-        return super().make_bound(schema, plans)
 
 
 

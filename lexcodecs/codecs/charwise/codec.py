@@ -38,20 +38,11 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from ... import _impl
-from ...codec import (
-    BoundKey,
-    Capabilities,
-    FieldPlan,
-    FloatPolicy,
-    Option,
-    SchemaLike,
-    _as_values,
-    as_key_bytes,
-)
+from ...codec import Capabilities, FloatPolicy, Option, SchemaLike, _as_values, as_key_bytes
 from ...errors import DecodeError
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
-from ...schema import Field, KeySchema
+from ...schema import Field
 from .._js import JsBound, JsCodec
 from . import explain, lenient_decode
 from .anomalies import ANOMALIES, reading_anomalies
@@ -170,6 +161,7 @@ class CharwiseCodec(JsCodec):
     PACKAGE: ClassVar = PACKAGE
     COLUMNAR: ClassVar = _PIECES
     ARRAY_COLUMNAR: ClassVar = _ARRAY_PIECES
+    REFERENCE_BOUND: ClassVar = ReferenceBoundCharwise
     OPTIONS: ClassVar = {
         "array": Option(
             False, "True: every key is the JS array of its values (a key of one value is "
@@ -205,7 +197,6 @@ class CharwiseCodec(JsCodec):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.reading: str = self.options["reading"]
         # the anomalies follow the options: with array=True every key is the array of its
         # values (those of several values against one array value do not happen), and each
         # reader loses its own values
@@ -263,12 +254,6 @@ class CharwiseCodec(JsCodec):
         charwise reads them, with ``reading="reference"``)."""
         return self.bind_as(schema, BoundCharwise)
 
-    def make_bound(self, schema: KeySchema, plans: Sequence[FieldPlan]) -> BoundKey:
-        # the reference reading is pure Python: not the compiled bound class, whose decode
-        # is the strict one
-        if self.reading == "reference":
-            return ReferenceBoundCharwise(self, schema, plans)
-        return super().make_bound(schema, plans)
 
 
 
