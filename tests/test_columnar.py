@@ -334,7 +334,7 @@ def test_short_strings_are_the_row_apis(name: str, text: str) -> None:
     ("orderly", "a:int64, b:int64 desc", True, "by field", 0),  # a descending last field
     ("orderly", "a:int64, b:int64", True, "by row", 0),  # orderly's NULL rule
     ("lexkey", "s:string, a:int64", False, "by row", 0),
-    ("ordered-binary", "a:int, x:float64", False, "by field", 2),  # a loop per writer
+    ("ordered-binary", "a:int, x:float64", False, "number rows", 2),  # JS numbers
     ("orderedcode", "a:int64, x:float64", False, "by field", 2),
 ])
 def test_the_kernel_takes_its_fast_ways(name: str, text: str, nulls: bool, way: str,

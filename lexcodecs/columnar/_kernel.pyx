@@ -18,9 +18,9 @@ field (its termination rule). Four ways, the first that takes the batch (:func:`
 - **number rows** (:func:`_number_rows`): every field an integer of one variable-length
   writer (fdb-tuple's, orderly's, sqlite4's) or an IEEE float, each column without NULLs
   (sqlite4's integers may hold NULLs), the integers without checks, no separator: each key
-  in turn, its numbers one after the other; or every field a JS number (bytewise's,
-  charwise's) without NULLs, the array's tag, end and separators written in place
-  (:func:`_js_rows`).
+  in turn, its numbers one after the other; or every field a JS number (ordered-binary's,
+  bytewise's, charwise's) without NULLs, the separators and the array's tag and end
+  written in place (:func:`_js_rows`).
 - **by field** (:func:`_by_field`): no strings, and orderly's NULL rule never drops a piece:
   for a chunk of rows, a loop per column writes every field but the last into a scratch
   area, then the last field's loop writes each key, its earlier pieces joined first.
@@ -1466,15 +1466,17 @@ cdef inline uint8_t* _number_one(uint8_t* p, const RowField* r, Py_ssize_t k,
 cdef Py_ssize_t _js_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                             const uint8_t* sep4, int nsep, uint8_t* out,
                             int32_t* ends) noexcept nogil:
-    """:func:`_js_rows` when every field is a JS number (bytewise's, charwise's: an int or a
-    float64 field) from a column without NULLs; else -1."""
+    """:func:`_js_rows` when every field is a JS number (ordered-binary's, bytewise's,
+    charwise's: an int or a float64 field) from a column without NULLs; else -1."""
     cdef Py_ssize_t j
+    cdef int w
     if nf < 1 or nf > MAX_NUMBER_FIELDS:
         return -1
     for j in range(nf):
+        w = fields[j].writer
         if fields[j].valid != NULL or fields[j].tmul or not (
-                fields[j].writer == W_BW_INT or fields[j].writer == W_CW_INT
-                or fields[j].writer == W_BW_NUM or fields[j].writer == W_CW_NUM):
+                w == W_OB_INT or w == W_BW_INT or w == W_CW_INT
+                or w == W_OB_FLT or w == W_BW_NUM or w == W_CW_NUM):
             return -1
     return _js_rows(fields, nf, n, sep4, nsep, out, ends)
 
@@ -1484,10 +1486,11 @@ cdef Py_ssize_t _js_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                          int32_t* ends) noexcept nogil:
     """The keys of JS numbers (:func:`_js_rows_of`) a row at a time, the array's tag and end
     (the first piece's prefix, the last one's suffix) and the separators written in place:
-    by field, a charwise number's 45 bytes went to the scratch and were copied again (a,b
-    int64 into charwise: 27 ns a row that way). The bytes used, or -1 when a row is declined
-    (an int out of +-2**53, a NaN: the caller goes another way, which handles it). Which
-    writer a field takes is one branch per field, the same in every row."""
+    by field, each piece went to the scratch and was copied again (a charwise number is 45
+    bytes). bytewise int32 + float64 8.0 -> 5.0 ns a row, ordered-binary two int64 12.8 ->
+    8.8. The bytes used, or -1 when a row is declined (an int out of the field's range, a
+    NaN, the one integer lmdb-js writes wrong: the caller goes another way, which handles
+    it). Which writer a field takes is one branch per field, the same in every row."""
     cdef Py_ssize_t j, k
     cdef uint8_t* p = out
     cdef RowField r[MAX_NUMBER_FIELDS]
@@ -1499,7 +1502,7 @@ cdef Py_ssize_t _js_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
     for j in range(nf):
         r[j].f = fields[j]
         r[j].inv = 0
-        r[j].isfloat = fields[j].writer == W_BW_NUM or fields[j].writer == W_CW_NUM
+        r[j].isfloat = fields[j].writer >= W_FLOAT
         for k in range(4):
             r[j].pre[k] = fields[j].pre[k]
             r[j].suf[k] = fields[j].suf[k]
@@ -1517,16 +1520,22 @@ cdef Py_ssize_t _js_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                     return -1
                 if f.f.writer == W_CW_NUM:
                     p = cw_number(p, x)
-                else:
+                elif f.f.writer == W_BW_NUM:
                     p = _bw_number(p, x)
+                else:
+                    p = _ob_float(p, x)
             else:
                 u = _int_at(f.f.values, f.f.vsize, f.f.vsigned, k + f.f.off, &neg)
                 if u + f.f.rbias > f.f.rspan:
                     return -1
                 if f.f.writer == W_CW_INT:
                     p = cw_int(p, <bint>neg, (u ^ (0 - neg)) + neg)
-                else:
+                elif f.f.writer == W_BW_INT:
                     p = bw_number(p, BW_NUMBER_NEG, BW_NUMBER_POS, <double><int64_t>u)
+                else:
+                    p = _ob_int(p, neg, u)
+                    if p == NULL:  # the one case lmdb-js gets wrong: the row API's
+                        return -1
             memcpy(p, f.suf, 4)
             p += f.f.nsuf
         ends[k + 1] = <int32_t>(p - out)
