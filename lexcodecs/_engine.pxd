@@ -26,7 +26,8 @@ to be built or loaded: each codec module carries its own copy of these few lines
   exact type (``PyLong_CheckExact`` and friends, ``type(v) is T``); a subclass is handed over.
 """
 
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_CheckExact, PyByteArray_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_CheckExact, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.exc cimport PyErr_Clear, PyErr_NoMemory
 from cpython.list cimport PyList_AsTuple, PyList_CheckExact
 from cpython.long cimport PyLong_CheckExact
@@ -178,6 +179,19 @@ cdef inline int utf8_of(object s, const unsigned char **out, Py_ssize_t *n) noex
         return 0
     out[0] = <const unsigned char *> p
     return 1
+
+
+cdef inline int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
+    """The contents of an exact ``bytes`` or ``bytearray``: 1, else 0 (hand over)."""
+    if PyBytes_CheckExact(v):
+        s[0] = <const unsigned char *> PyBytes_AS_STRING(v)
+        n[0] = PyBytes_GET_SIZE(v)
+        return 1
+    if PyByteArray_CheckExact(v):
+        s[0] = <const unsigned char *> PyByteArray_AS_STRING(v)
+        n[0] = PyByteArray_GET_SIZE(v)
+        return 1
+    return 0
 
 
 cdef inline int int64_of(object v, long long *out) noexcept:

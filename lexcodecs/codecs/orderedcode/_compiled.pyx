@@ -38,7 +38,7 @@ from cpython.unicode cimport PyUnicode_CheckExact, PyUnicode_DecodeUTF8
 from libc.stdint cimport INT64_MIN, uint64_t
 
 from lexcodecs._engine cimport (
-    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put,
+    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put, bytes_of,
     buf_put_be, buf_put_n, buf_room, double_bits, get_be, int64_of, uint64_of, utf8_of,
 )
 from lexcodecs._raw cimport SLACK
@@ -119,17 +119,6 @@ cdef inline int float_of(object v, double *out) noexcept:
     return 1
 
 
-cdef inline int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
-    """The bytes of an exact ``bytes`` or ``bytearray``: 1, else 0 (hand over)."""
-    if PyBytes_CheckExact(v):
-        s[0] = <const unsigned char *> PyBytes_AS_STRING(v)
-        n[0] = PyBytes_GET_SIZE(v)
-        return 1
-    if PyByteArray_CheckExact(v):
-        s[0] = <const unsigned char *> PyByteArray_AS_STRING(v)
-        n[0] = PyByteArray_GET_SIZE(v)
-        return 1
-    return 0
 
 
 cdef int write_value(Buf *b, const FieldSpec *f, object v) except -1:

@@ -42,7 +42,7 @@ from cpython.unicode cimport PyUnicode_CheckExact, PyUnicode_DecodeUTF8, PyUnico
 from libc.string cimport memchr, memcmp, memcpy
 
 from lexcodecs._engine cimport (
-    Buf, bits_double, buf_bytes, buf_free, buf_grow, buf_init, buf_invert, buf_put, buf_put_be,
+    Buf, bits_double, buf_bytes, bytes_of, buf_free, buf_grow, buf_init, buf_invert, buf_put, buf_put_be,
     buf_put_n, buf_room, double_bits, get_be, int64_of, order_bits, uint64_of, unorder_bits,
     utf8_of, values_of,
 )

@@ -85,17 +85,6 @@ cdef int put_string(Buf *b, const Spec *f, object v, bint t) except -1:
     return 1
 
 
-cdef int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
-    """The contents of an exact ``bytes`` or ``bytearray``: 1, else 0 (hand over)."""
-    if PyBytes_CheckExact(v):
-        s[0] = <const unsigned char *> PyBytes_AS_STRING(v)
-        n[0] = PyBytes_GET_SIZE(v)
-        return 1
-    if PyByteArray_CheckExact(v):
-        s[0] = <const unsigned char *> PyByteArray_AS_STRING(v)
-        n[0] = PyByteArray_GET_SIZE(v)
-        return 1
-    return 0
 
 
 cdef int put_fixed_bytes(Buf *b, const Spec *f, object v) except -1:

@@ -36,7 +36,8 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcpy
 
 from lexcodecs._engine cimport (
-    Buf, bits_double, buf_bytes, buf_free, buf_init, buf_put, buf_room, double_bits, get_be,
+    Buf, bits_double, buf_bytes, buf_free, buf_init, buf_put, buf_room, bytes_of, double_bits,
+    get_be,
     int64_of, uint64_of, unorder_bits, utf8_of,
 )
 from lexcodecs._raw cimport SLACK
@@ -142,17 +143,6 @@ cdef inline int f32_bits_of(double d, uint64_t *out) noexcept:
     return 1
 
 
-cdef inline int bytes_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
-    """The bytes of an exact ``bytes`` or ``bytearray``: 1, else 0 (hand over)."""
-    if PyBytes_CheckExact(v):
-        s[0] = <const unsigned char *> PyBytes_AS_STRING(v)
-        n[0] = PyBytes_GET_SIZE(v)
-        return 1
-    if PyByteArray_CheckExact(v):
-        s[0] = <const unsigned char *> PyByteArray_AS_STRING(v)
-        n[0] = PyByteArray_GET_SIZE(v)
-        return 1
-    return 0
 
 
 cdef inline int char_of(object v, const unsigned char **s, Py_ssize_t *n) noexcept:
