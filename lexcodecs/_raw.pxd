@@ -102,17 +102,49 @@ cdef inline bint raw_has00(const uint8_t* s, Py_ssize_t n) noexcept nogil:
         k = min(k + 8, n - 8)
 
 
+cdef inline int raw_lead00(uint64_t w) noexcept nogil:
+    """How many bytes of *w* (little-endian: its first in its low byte) are ``00`` and all
+    before its first other byte (z), or -1 when a ``00`` comes after that byte too. Exact
+    per byte: ``((w & 7f..) + 7f..) | w`` sets the high bit of each non-zero byte, with no
+    carry between bytes."""
+    cdef uint64_t high = 0x8080808080808080ULL
+    cdef uint64_t nonzero = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & high
+    cdef int z = __builtin_ctzll(nonzero | (1ULL << 63)) >> 3  # 7 when only byte 7 or none
+    if nonzero == 0:
+        return 8
+    if (~nonzero & high) >> (8 * z) != 0:
+        return -1
+    return z
+
+
 cdef inline uint8_t* raw_escape00(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:
-    """*s* with every ``00`` followed by ``ff`` (at most 2n bytes, stored exactly): one copy
-    when it holds no ``00`` (most strings), else byte by byte (not a copy up to the first
-    ``00`` and the bytes after: a call of ``memcpy`` for a few bytes cost the kernel's 8-byte
-    binaries with leading zeros 15%)."""
-    cdef Py_ssize_t k
+    """*s* with every ``00`` followed by ``ff`` (at most 2n bytes, stored exactly past 16
+    bytes of SLACK): one copy when it holds no ``00`` (most strings). Else 8 bytes at a time:
+    a word whose ``00`` bytes all lead it (a big-endian integer as binary: ids, counters) as
+    two stores, its ``00 ff`` pairs from a constant and the rest of it shifted; any other
+    byte by byte (not a copy up to the first ``00`` and the bytes after: a call of ``memcpy``
+    for a few bytes cost the kernel's 8-byte binaries with leading zeros 15%)."""
+    cdef Py_ssize_t k = 0
+    cdef uint64_t w
+    cdef uint64_t pairs = 0xFF00FF00FF00FF00ULL  # 00 ff 00 ff ... in memory
+    cdef int z
     cdef uint8_t c
     if not raw_has00(s, n):
         memcpy(p, s, n)
         return p + n
-    for k in range(n):
+    while k + 8 <= n:
+        memcpy(&w, s + k, 8)
+        z = raw_lead00(w)
+        if z < 0:
+            break
+        memcpy(p, &pairs, 8)
+        memcpy(p + 8, &pairs, 8)
+        p += 2 * z
+        w = (w >> (4 * z)) >> (4 * z)  # z = 8: nothing left (one shift of 64 is undefined)
+        memcpy(p, &w, 8)
+        p += 8 - z
+        k += 8
+    for k in range(k, n):
         c = s[k]
         p[0] = c
         p += 1
