@@ -276,8 +276,9 @@ def _short_strings() -> list[bytes]:
     """Every length 0..20, plain, with a 00 at each place, and with bytes that wrap when 2
     is added (fe, ff: orderly) or are escaped elsewhere: the edges of the kernel's word
     path for short strings (16 bytes read and written at once, a 00 found by a mask), and
-    runs of 00 leading each 8 bytes or not (a big-endian integer's: ``raw_escape00`` writes
-    a word whose 00s all lead it in two stores)."""
+    runs of 00 leading each 8 bytes or not (a big-endian integer's: ``raw_escape00`` and
+    orderedcode write a word whose 00s all lead it in two stores, orderedcode when it holds
+    no ff)."""
     out = []
     for n in range(21):
         out += [b"a" * n, bytes(range(0xEC, 0xEC + n)), b"\xfe\xff" * (n // 2)]
@@ -286,6 +287,7 @@ def _short_strings() -> list[bytes]:
         out += [(b"\x00" * z + b"a" * (8 - z)) * 2 + b"\x00" * (n % 3) for z in range(9)
                 if n < 3]
         out += [b"\x00" * z + b"a" + b"\x00" + b"a" * n for z in range(8)]
+        out += [b"\x00" * z + b"\xff" + b"a" * (n + 7 - z) for z in range(8)]  # ff: escaped too
     return out
 
 
