@@ -183,8 +183,11 @@ class CodecPieces:
     piece: Callable[[Field], Piece | None]
     tail: bool = False
     #: the fewest fields a schema has for these pieces to hold (ordered-binary writes one
-    #: value bare, not as an array: a schema of fewer fields takes the row API)
+    #: value bare, not as an array: a schema of fewer fields takes the row API, or :attr:`one`)
     min_fields: int = 1
+    #: the declaration of a schema of one field, where the codec writes one value another
+    #: way (bare, not as an array: bytewise's and charwise's numbers), or None
+    one: CodecPieces | None = None
     #: the field options the piece function reads (memcomparable's ``nullable``, say): a
     #: field with any other option takes the row API
     options: frozenset[str] = frozenset()
@@ -197,6 +200,11 @@ class CodecPieces:
     #: pieces are all of bounded length; with a string or bytes field, the kernel declines
     #: each longer key to the row API (which writes or refuses it)
     max_key: int | None = None
+
+    def for_fields(self, count: int) -> CodecPieces:
+        """The declaration a schema of *count* fields takes: :attr:`one` for one field,
+        when declared, else this one."""
+        return self.one if count == 1 and self.one is not None else self
 
     def holds(self, pieces: Sequence[Piece]) -> bool:
         """Whether these pieces (a schema's fields, in order) are the kernel's to write."""

@@ -48,7 +48,7 @@ SQLITE4_PIECES = _pieces("sqlite4")
 def _kernel_plan(name: str, schema: KeySchema, table: Any) -> Any:
     """The kernel's plan of codec *name* (its default options) for *table*'s columns."""
     codec = get_codec(name)
-    return columnar._plan(codec, pieces.declared(codec), schema,
+    return columnar._plan(codec, pieces.declared(codec, len(schema.fields)), schema,
                           columnar._columns(table, schema))
 
 
@@ -904,6 +904,33 @@ def test_a_declaration_holds_for_the_schemas_it_names(fields: int, kernel: bool)
     with pytest.raises(EncodeError) as info:
         encode_arrow(table, schema, codec)
     assert str(info.value.reason).startswith(reason)
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+@pytest.mark.parametrize("name", ["bytewise", "charwise"])
+@pytest.mark.parametrize(("text", "kernel"), [
+    ("x:float64", True), ("a:int", True), ("c:bool", True), ("x:float64 desc", False),
+    ("s:string", False), ("b:bytes", False)])
+def test_one_value_bare_is_the_kernels_when_it_is_an_items(name: str, text: str,
+                                                          kernel: bool) -> None:
+    """bytewise and charwise write a key of one value bare, not as an array: a number, a
+    boolean and NULL as their bytes as an item (``bare_pieces``), which the kernel writes;
+    a string, which is not escaped there, goes through the row API."""
+    schema = KeySchema.parse(text)
+    codec = get_codec(name)
+    try:
+        bound = codec.bind(schema)
+    except SchemaError:
+        assert not kernel
+        return
+    values = {"x": [1.5, None, -2.0, 0.0, math.inf, 5e-324], "a": [0, -7, None, 2**53],
+              "c": [True, None, False], "s": ["a", "", None, "!\"\x00"],
+              "b": [b"", b"\x00\xff", None]}[schema.fields[0].name]
+    table = pa.table({schema.fields[0].name: values})
+    assert (_kernel_plan(name, schema, table) is not None) == kernel
+    assert encode_arrow(table, schema, name).to_pylist() == [bound.encode((v,)) for v in values]
+    assert encode_arrow(table, schema, get_codec(name, array=True)).to_pylist() == [
+        get_codec(name, array=True).bind(schema).encode((v,)) for v in values]
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")

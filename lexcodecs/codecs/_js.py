@@ -12,16 +12,27 @@ compiled bound class where the format's module is built (``CompiledBound``, of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from .. import _impl
 from ..codec import BaseCodec, BoundKey, FieldPlan
 from ..errors import DecodeError, EncodeError, LexCodecError
-from ..pieces import CodecPieces
+from ..pieces import CodecPieces, Piece
 from ..schema import Field, KeySchema
 
-__all__ = ["JsBound", "JsCodec"]
+__all__ = ["JsBound", "JsCodec", "bare_pieces"]
+
+
+def bare_pieces(item: Callable[[Field], Piece | None]) -> CodecPieces:
+    """The pieces of a key of one value, written bare (bytewise, charwise): a number's,
+    a boolean's and NULL's bytes are those of the same value as an array item (*item*'s
+    pieces, without the array's bytes around them); a string or binary is not escaped as
+    an item is, and takes the row API."""
+    def one(field: Field) -> Piece | None:
+        return None if field.type in ("string", "bytes") else item(field)
+
+    return CodecPieces(b"", one)
 
 
 class JsBound(BoundKey):

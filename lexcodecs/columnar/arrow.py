@@ -348,7 +348,7 @@ def encode_arrow(data: Any, schema: SchemaLike, codec: Codec | str) -> Any:
     bound = real.bind(parsed)
     columns = _columns(data, parsed)
     rows = data.num_rows
-    table = pieces.declared(real)
+    table = pieces.declared(real, len(parsed.fields))
     plan = _plan(real, table, parsed, columns)
     if plan is None or table is None:
         return _row_api(data, parsed, real, columns)

@@ -63,15 +63,18 @@ TEXT_SOURCES: Final = frozenset({12, 13})
 TIME64_SOURCE, TIME32_SOURCE = 14, 15
 
 
-def declared(codec: Codec) -> CodecPieces | None:
-    """What *codec* declares of its columnar layout (``codec.columnar()``), or None: it
-    declares nothing (a plugin need not), or not for its options, or the declaration is not
-    a :class:`~lexcodecs.pieces.CodecPieces`."""
+def declared(codec: Codec, fields: int = 0) -> CodecPieces | None:
+    """What *codec* declares of its columnar layout (``codec.columnar()``), for a schema of
+    *fields* fields when given (:meth:`~lexcodecs.pieces.CodecPieces.for_fields`), or None:
+    it declares nothing (a plugin need not), or not for its options, or the declaration is
+    not a :class:`~lexcodecs.pieces.CodecPieces`."""
     columnar = getattr(codec, "columnar", None)
     if columnar is None:
         return None
     pieces = columnar()
-    return pieces if isinstance(pieces, CodecPieces) else None
+    if not isinstance(pieces, CodecPieces):
+        return None
+    return pieces.for_fields(fields) if fields else pieces
 
 
 @functools.cache

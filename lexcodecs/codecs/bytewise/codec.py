@@ -41,7 +41,7 @@ from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field
-from .._js import JsBound, JsCodec
+from .._js import JsBound, JsCodec, bare_pieces
 from . import explain
 from .anomalies import ANOMALIES, reading_anomalies
 from .format import ARRAY, BUFFER, END, FALSE, MAX_EXACT_INT, NAME, NULL, STRING, TRUE
@@ -122,9 +122,9 @@ def decode_key_lenient_array(key: Any) -> tuple[Any, ...]:
 # A key of several values is the JS array of them: ``a0``, each value's encoding as an array
 # item, ``00`` (the declaration's key prefix and suffix). An item is its tag and body: a
 # number's 8 bytes (an int's: the double it equals), a string's or Buffer's escaped bytes and
-# a ``00``; NULL is the bare tag ``10``. A key of one value is that value bare, whose strings
-# are not escaped: the row API writes it (``min_fields``), unless the option ``array`` makes
-# it an array too.
+# a ``00``; NULL is the bare tag ``10``. A key of one value is that value bare, unless the
+# option ``array`` makes it an array too: a number, a boolean or NULL as its item
+# (``bare_pieces``), a string or Buffer, which is not escaped there, by the row API.
 
 _NULL: Final = bytes((NULL,))
 
@@ -148,8 +148,10 @@ def columnar_piece(field: Field) -> Piece | None:
     return None
 
 
-#: several values (one bare value takes the row API), and with the option ``array`` any number
+#: several values (one value bare: its own pieces, numbers and booleans), and with the option
+#: ``array`` any number
 _PIECES: Final = CodecPieces(b"", columnar_piece, min_fields=2,
+                             one=bare_pieces(columnar_piece),
                              key_prefix=bytes((ARRAY,)), key_suffix=bytes((END,)))
 _ARRAY_PIECES: Final = CodecPieces(b"", columnar_piece, key_prefix=bytes((ARRAY,)),
                                    key_suffix=bytes((END,)))

@@ -43,7 +43,7 @@ from ...errors import DecodeError
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field
-from .._js import JsBound, JsCodec
+from .._js import JsBound, JsCodec, bare_pieces
 from . import explain, lenient_decode
 from .anomalies import ANOMALIES, reading_anomalies
 from .format import ARRAY, FALSE, NAME, NULL, NUMBER_MAX, SEPARATOR, STRING, TERMINATOR, TRUE
@@ -71,8 +71,9 @@ READINGS: Final = ("strict", "reference")
 # A key of several values is the JS array of them: ``K``, the items joined by ``"`` (the
 # separator), ``!`` (the declaration's key prefix and suffix). An item is a number's text (an
 # int's: the number it equals), ``B``/``C``, or ``J`` and a string's item escapes; NULL is
-# ``A``. A key of one value is that value bare, whose strings take no item escapes: the row
-# API writes it (``min_fields``), unless the option ``array`` makes it an array too.
+# ``A``. A key of one value is that value bare, unless the option ``array`` makes it an array
+# too: a number, a boolean or NULL as its item (``bare_pieces``), a string, which takes no item
+# escapes there, by the row API.
 
 _NULL: Final = bytes((NULL,))
 
@@ -92,8 +93,10 @@ def columnar_piece(field: Field) -> Piece | None:
     return None
 
 
-#: several values (one bare value takes the row API), and with the option ``array`` any number
+#: several values (one value bare: its own pieces, numbers and booleans), and with the option
+#: ``array`` any number
 _PIECES: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
+                             one=bare_pieces(columnar_piece),
                              key_prefix=bytes((ARRAY,)), key_suffix=bytes((TERMINATOR,)))
 _ARRAY_PIECES: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece,
                                    key_prefix=bytes((ARRAY,)), key_suffix=bytes((TERMINATOR,)))
