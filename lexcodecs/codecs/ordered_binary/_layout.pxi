@@ -81,10 +81,11 @@ cdef inline uint8_t* ob_int(uint8_t* p, bint neg, uint64_t mag) noexcept nogil:
     return p + 10
 
 
-cdef inline uint8_t* _ob_negative_int(uint8_t* p, uint64_t mag) noexcept nogil:
+cdef uint8_t* _ob_negative_int(uint8_t* p, uint64_t mag) noexcept nogil:
     """:func:`ob_int` of a negative integer no double equals: the double lmdb-js picks
     (``-Number(n)``, one further from zero when that rounded towards it), the remainder's
-    groups while any of it is left."""
+    groups while any of it is left. Not inline: inlined, it made :func:`ob_int` too big for
+    GCC to inline into the kernel's loops, which then called it for every integer."""
     cdef double nearest = -<double>mag  # Number(n): to nearest, ties to even
     cdef double base
     cdef uint64_t bits, diff, top, group
