@@ -106,12 +106,12 @@ cdef inline int cw_length17(uint64_t d) noexcept nogil:
     return t + (d >= CW_POW10[t])
 
 
-cdef inline uint8_t* cw_decimal(uint8_t* p, uint64_t d, int32_t e10,
-                                bint negative) noexcept nogil:
-    """The text of the number -d * 10^e10 (*negative*) or d * 10^e10, for 0 < d < 10^17;
-    the end. d's trailing zeros are not digits of the text (an int's are not stripped
-    first: the text ends after the last digit that is not the padding's)."""
-    cdef int n = cw_length17(d)
+cdef inline int cw_write(uint8_t* p, uint64_t d, int32_t e10, bint negative,
+                         int n) noexcept nogil:
+    """The text of the number -d * 10^e10 (*negative*) or d * 10^e10, for 0 < d < 10^17 of
+    *n* digits, with padding past its end; the index of the last of d's digits after its
+    first that is not the padding's (-1: none), of which the end follows
+    (:func:`cw_decimal`). d's trailing zeros are not digits of the text."""
     cdef int e = e10 + n - 1 + CW_BIAS  # the exponent of d0.d1d2..., biased: 176..808
     cdef uint64_t neg = 0 - <uint64_t>negative, pad
     cdef uint64_t big = d * CW_POW10[17 - n], first, head
@@ -132,7 +132,26 @@ cdef inline uint8_t* cw_decimal(uint8_t* p, uint64_t d, int32_t e10,
     memcpy(p + 24, &pad, 8)
     memcpy(p + 32, &pad, 8)
     memcpy(p + 40, &pad, 8)  # the text ends at 29 + last <= 44
-    return p + 29 + last
+    return last
+
+
+cdef inline uint8_t* cw_decimal(uint8_t* p, uint64_t d, int32_t e10,
+                                bint negative) noexcept nogil:
+    """:func:`cw_write`'s text; the end, after the last digit that is not the padding's
+    (an int's trailing zeros are not stripped first)."""
+    return p + 29 + cw_write(p, d, e10, negative, cw_length17(d))
+
+
+cdef inline uint8_t* cw_shortest(uint8_t* p, uint64_t d, int32_t e10,
+                                 bint negative) noexcept nogil:
+    """:func:`cw_decimal` of a *d* whose last digit is not 0 (Ryu's shortest digits; an
+    int's not a multiple of ten): the end follows from d's digit count, and does not wait
+    for the digits. Each key's end is where the next piece goes, so the end from the
+    digits' last compare made every number wait for the one before: charwise int32 +
+    float64, 41.4 -> 37.9 ns a row in turns."""
+    cdef int n = cw_length17(d)
+    cw_write(p, d, e10, negative, n)
+    return p + 27 + n
 
 
 cdef inline uint8_t* cw_special(uint8_t* p, double x) noexcept nogil:
@@ -160,7 +179,7 @@ cdef inline uint8_t* cw_number(uint8_t* p, double x) noexcept nogil:
     if q != NULL:
         return q
     d = _shortest_decimal(x, &e10)
-    return cw_decimal(p, d, e10, x < 0)
+    return cw_shortest(p, d, e10, x < 0)  # no trailing zeros: the digits are the shortest
 
 
 cdef inline uint8_t* cw_int(uint8_t* p, bint negative, uint64_t magnitude) noexcept nogil:
@@ -168,6 +187,8 @@ cdef inline uint8_t* cw_int(uint8_t* p, bint negative, uint64_t magnitude) noexc
     digits without their trailing zeros are its shortest."""
     if magnitude == 0:
         return cw_special(p, 0.0)
+    if magnitude % 10:  # (a branch, not a select: a select would wait for both ends)
+        return cw_shortest(p, magnitude, 0, negative)
     return cw_decimal(p, magnitude, 0, negative)
 
 
