@@ -258,3 +258,34 @@ def test_unlikely_values(value: Any, unlikely: bool) -> None:
     from lexcodecs.identification.search import _unlikely
 
     assert _unlikely(value) is unlikely
+
+
+def test_the_search_runs_without_collections_and_restores_the_collector() -> None:
+    """identify keeps every schema it binds until it ends: a cyclic collection during it
+    would walk them all again, so the collector is paused (counted by gc's own callbacks,
+    not timed: at most the one young collection as it returns, which frees the cycles the
+    search left, where hundreds ran before), and left as it was: on after, or off when it
+    was off."""
+    import gc
+
+    bound = get_codec("skv").bind("a:string, n:int64")
+    keys = [bound.encode((f"u{i}", i)) for i in range(20)]
+    runs: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            runs.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        assert gc.isenabled()
+        identify(keys)
+        assert runs in ([], [0]) and gc.isenabled()
+        gc.disable()
+        try:
+            identify(keys)
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(count)

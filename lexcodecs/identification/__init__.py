@@ -18,8 +18,10 @@ How the schemas are found is :mod:`lexcodecs.identification.search`'s docstring;
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
@@ -141,7 +143,33 @@ def identify(keys: Iterable[bytes], *, codecs: Sequence[str] | None = None,
     (every key decoding, re-encoding, in order, under a specific schema, no field holding
     another format's control bytes), the options each
     codec declares are tried too: its other option values (:func:`codec_variants`) and its
-    field options (:func:`~lexcodecs.identification.search.field_variants`)."""
+    field options (:func:`~lexcodecs.identification.search.field_variants`).
+
+    Python's cyclic garbage collector is paused while it searches (:func:`_collector_paused`).
+    """
+    with _collector_paused():
+        return _identify(keys, codecs, limit)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, as it was after it. A search
+    binds tens of thousands of schemas and keeps each (a :class:`Binder` binds one once),
+    about a million objects for 40 random keys, all alive until the search ends: each full
+    collection walked them all again, and collections came as they grew. 40 random keys
+    (every option of every codec tried): 4.6 s -> 2.1 s, the same peak memory. Refcounting
+    still frees what is not in a cycle; the cycles left are freed by the next collection."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _identify(keys: Iterable[bytes], codecs: Sequence[str] | None,
+              limit: int) -> Identification:
     keys = [as_key_bytes("identify", k) for k in keys]
     names = list(available_codecs() if codecs is None else codecs)
     lengths = [len(k) for k in keys]
