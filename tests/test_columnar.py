@@ -423,6 +423,36 @@ def test_number_rows_are_the_row_apis(name: str, width: int) -> None:
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
+@pytest.mark.parametrize("width", [2, 3])
+def test_ordered_binary_int64_rows_are_the_row_apis(width: int) -> None:
+    """ordered-binary keys of int64 columns alone take a loop of their own a row at a time
+    (``_ob_int64_rows``): the row API's bytes for random integers of every size and sign,
+    beyond 2**53 too (a double and its BigInt remainder); a row holding the integer lmdb-js
+    writes wrong (one that rounds towards zero onto a double whose low 32 bits are all ones,
+    the row API's to write) is declined, and the batch goes by row with the same bytes."""
+    rng = random.Random(width)
+    schema = KeySchema.parse(", ".join(f"f{j}:int" for j in range(width)))
+    table = pa.table({f"f{j}": _numbers(rng, "int64", 3000) for j in range(width)})
+    bound = get_codec("ordered-binary").bind(schema)
+
+    def way_and_keys(table: Any) -> tuple[Any, list[int]]:
+        plan = _kernel_plan("ordered-binary", schema, table)
+        assert plan is not None
+        done = columnar._run_kernel(plan, table.num_rows, _pieces("ordered-binary"), None)
+        rows = zip(*(table.column(f.name).to_pylist() for f in schema.fields))
+        assert encode_arrow(table, schema, "ordered-binary").to_pylist() == [
+            bound.encode(r) for r in rows]
+        return done.way, done.declined
+
+    assert way_and_keys(table) == ("number rows", [])
+    wrong = -((2**52 + 2**32 - 1) * 4 + 1)  # rounds to -0x1.00000ffffffffp+54, towards zero
+    values = table.column(width - 1).to_pylist()
+    values[1500] = wrong
+    changed = table.set_column(width - 1, f"f{width - 1}", pa.array(values, pa.int64()))
+    assert way_and_keys(changed) == ("by row", [1500])
+
+
+@pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
 @pytest.mark.parametrize("orders", ["", " desc"])
 def test_sqlite4_two_int64_are_the_row_apis(orders: str) -> None:
     """sqlite4's two int64 fields, whose four 10**8 parts the kernel splits into digits in

@@ -280,7 +280,8 @@ def test_the_search_runs_without_collections_and_restores_the_collector() -> Non
     try:
         assert gc.isenabled()
         identify(keys)
-        assert runs in ([], [0]) and gc.isenabled()
+        assert runs in ([], [0])
+        assert gc.isenabled()
         gc.disable()
         try:
             identify(keys)

@@ -1479,7 +1479,41 @@ cdef Py_ssize_t _js_rows_of(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
                 w == W_OB_INT or w == W_BW_INT or w == W_CW_INT
                 or w == W_OB_FLT or w == W_BW_NUM or w == W_CW_NUM):
             return -1
-    return _js_rows(fields, nf, n, sep4, nsep, out, ends)
+    for j in range(nf):
+        if not (fields[j].writer == W_OB_INT and fields[j].vsize == 8 and fields[j].vsigned
+                and fields[j].npre == 0 and fields[j].nsuf == 0 and nsep == 1):
+            return _js_rows(fields, nf, n, sep4, nsep, out, ends)
+    return _ob_int64_rows(fields, nf, n, sep4[0], out, ends)
+
+
+cdef Py_ssize_t _ob_int64_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
+                               uint8_t sep, uint8_t* out, int32_t* ends) noexcept nogil:
+    """:func:`_js_rows` for ordered-binary keys of int64 columns alone: each column read
+    as int64, no writer chosen or bytes copied around a piece per row (the generic loop's
+    choices cost as much as the numbers; two int64, in turns: 7.4 -> 6.2 ns a row)."""
+    cdef const int64_t* col[MAX_NUMBER_FIELDS]
+    cdef uint64_t bias[MAX_NUMBER_FIELDS]
+    cdef uint64_t span[MAX_NUMBER_FIELDS]
+    cdef Py_ssize_t j, k
+    cdef uint8_t* p = out
+    cdef uint64_t u, neg
+    for j in range(nf):
+        col[j] = (<const int64_t*>fields[j].values) + fields[j].off
+        bias[j], span[j] = fields[j].rbias, fields[j].rspan
+    for k in range(n):
+        for j in range(nf):
+            if j:
+                p[0] = sep
+                p += 1
+            u = <uint64_t>col[j][k]
+            if u + bias[j] > span[j]:
+                return -1
+            neg = u >> 63
+            p = _ob_int(p, neg, u)
+            if p == NULL:  # the one case lmdb-js gets wrong: the row API's
+                return -1
+        ends[k + 1] = <int32_t>(p - out)
+    return p - out
 
 
 cdef Py_ssize_t _js_rows(const FieldC* fields, Py_ssize_t nf, Py_ssize_t n,
