@@ -56,7 +56,10 @@ cdef extern from *:
        split at 10**4 (a multiplication by the reciprocal) into four 16-bit lanes, those at
        100 (mulhi by 5243, >> 3) and the parts interleaved into eight lanes, those at 10
        (mulhi by 6554: exact below 100), tens | ones << 8, plus '0'; the last digit not pad by
-       one compare and a bit scan. Elsewhere the same by plain arithmetic. */
+       one compare and a bit scan. The empty asm keeps 100 and 10 in registers, so that the
+       compiler multiplies (one instruction each) instead of shifting and adding (five and
+       three: charwise two ints, in turns, 25.2 -> 23.3 ns a row). Elsewhere the same by plain
+       arithmetic. */
     #if defined(__SSE2__)
     #include <emmintrin.h>
     static inline int _lexcodecs_cw16(unsigned long long v, unsigned char *out,
@@ -67,11 +70,14 @@ cdef extern from *:
         __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int) 0xD1B71759)), 45);
         __m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi32(10000)));
         __m128i v4 = _mm_packs_epi32(_mm_or_si128(q, _mm_slli_epi64(r, 32)), r);
-        __m128i d = _mm_srli_epi16(_mm_mulhi_epu16(v4, _mm_set1_epi16(5243)), 3);
-        __m128i m = _mm_sub_epi16(v4, _mm_mullo_epi16(d, _mm_set1_epi16(100)));
-        __m128i w = _mm_unpacklo_epi16(d, m);
-        __m128i t = _mm_mulhi_epu16(w, _mm_set1_epi16(6554));
-        __m128i ones = _mm_sub_epi16(w, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
+        __m128i hundred = _mm_set1_epi16(100), ten = _mm_set1_epi16(10);
+        __m128i d, m, w, t, ones;
+        __asm__("" : "+x"(hundred), "+x"(ten));
+        d = _mm_srli_epi16(_mm_mulhi_epu16(v4, _mm_set1_epi16(5243)), 3);
+        m = _mm_sub_epi16(v4, _mm_mullo_epi16(d, hundred));
+        w = _mm_unpacklo_epi16(d, m);
+        t = _mm_mulhi_epu16(w, _mm_set1_epi16(6554));
+        ones = _mm_sub_epi16(w, _mm_mullo_epi16(t, ten));
         __m128i digits = _mm_add_epi8(_mm_or_si128(t, _mm_slli_epi16(ones, 8)),
                                       _mm_set1_epi8('0'));
         unsigned int other = ~(unsigned int) _mm_movemask_epi8(
