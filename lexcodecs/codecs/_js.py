@@ -12,16 +12,53 @@ compiled bound class where the format's module is built (``CompiledBound``, of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .. import _impl
-from ..codec import BaseCodec, BoundKey, FieldPlan
-from ..errors import DecodeError, EncodeError, LexCodecError
+from ..codec import BaseCodec, BoundKey, FieldPlan, plain_value
+from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError, with_article
 from ..pieces import CodecPieces, Piece
 from ..schema import Field, KeySchema
 
-__all__ = ["JsBound", "JsCodec", "bare_pieces"]
+__all__ = ["JsBound", "JsCodec", "bare_pieces", "field_value", "plain_js_value"]
+
+
+# -- values as the formats take them (their reference encoders read these) ------------------
+
+def plain_js_value(value: Any, writers: Collection[type]) -> Any:
+    """A value of a subclass (or a typed int, a Float32) as the plain value a JS format
+    writes (read by :func:`~lexcodecs.codec.plain_value`, never through a method the
+    subclass overrides), or ``None`` when it is none of them. *writers*: the exact types the
+    format writes (a ``bool`` is not an ``int`` here)."""
+    plain = plain_value(value)
+    kind = type(plain)
+    if kind in writers or kind is tuple or kind is list:
+        return plain
+    if issubclass(kind, int) and kind is not bool:  # a typed int: its number
+        return int.__index__(plain)
+    if issubclass(kind, float):  # a Float32: its value
+        return float.__float__(plain)
+    return None
+
+
+def field_value(codec: str, kinds: Mapping[str, tuple[type, ...]], writers: Collection[type],
+                field_type: str, value: Any) -> Any:
+    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
+    anything else refused with an UnsupportedTypeError naming the field's types. *kinds*:
+    each field type's exact Python types (None is null in every field)."""
+    types = kinds[field_type]
+    if value is None or type(value) in types:
+        return value
+    kind = type(value)
+    if kind not in writers and kind is not tuple and kind is not list:
+        plain = plain_js_value(value, writers)
+        if type(plain) in types:
+            return plain
+    raise UnsupportedTypeError(
+        f"{with_article(type(value).__name__)} is not a value of {with_article(field_type)}"
+        " field", codec=codec, value=value,
+        expected=" or ".join(k.__name__ for k in types) + " or None")
 
 
 def bare_pieces(item: Callable[[Field], Piece | None]) -> CodecPieces:

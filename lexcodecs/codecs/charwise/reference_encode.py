@@ -25,9 +25,10 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, Final
 
-from ...codec import plain_value
 from ...errors import EncodeError, UnsupportedTypeError, with_article
 from ...types import UndefinedSentinel
+from .._js import field_value as js_field_value
+from .._js import plain_js_value
 from .format import (
     ARRAY,
     ESCAPE,
@@ -151,14 +152,9 @@ _REFUSED_AS_OBJECTS: Final = "can only encode arrays"
 def _as_plain(value: Any) -> Any:
     """A subclass of a supported type (or a typed int, a Float32) as its base type's plain
     value; anything else refused as charwise refuses it."""
-    plain = plain_value(value)
-    kind = type(plain)
-    if kind in WRITERS or kind is tuple or kind is list:
+    plain = plain_js_value(value, WRITERS)
+    if plain is not None:
         return plain
-    if issubclass(kind, int) and kind is not bool:  # a typed int: its number
-        return int.__index__(plain)
-    if issubclass(kind, float):  # a Float32: its value
-        return float.__float__(plain)
     raise UnsupportedTypeError(
         f"{with_article(type(value).__name__)} is not a value charwise writes (charwise "
         f"throws '{_REFUSED_AS_OBJECTS}' for objects, Dates and Buffers, and has no codec "
@@ -245,19 +241,5 @@ FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 
 def field_value(field_type: str, value: Any) -> Any:
-    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
-    anything else refused with an UnsupportedTypeError naming the field's types."""
-    kinds = FIELD_PY_TYPES[field_type]
-    if value is None or type(value) in kinds:
-        return value
-    if type(value) not in WRITERS and type(value) is not tuple and type(value) is not list:
-        try:
-            plain = _as_plain(value)
-        except EncodeError:
-            plain = None
-        if type(plain) in kinds:
-            return plain
-    raise UnsupportedTypeError(
-        f"{with_article(type(value).__name__)} is not a value of {with_article(field_type)}"
-        " field", codec=NAME, value=value,
-        expected=" or ".join(k.__name__ for k in kinds) + " or None")
+    """*value* as a field of *field_type* takes it (``_js.field_value``)."""
+    return js_field_value(NAME, FIELD_PY_TYPES, WRITERS, field_type, value)

@@ -27,8 +27,10 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ...codec import buffer_value, plain_value
+from ...codec import buffer_value
 from ...errors import EncodeError, UnsupportedTypeError, with_article
+from .._js import field_value as js_field_value
+from .._js import plain_js_value
 from .format import (
     BIGINT_SHIFT,
     BOOL_WRITE,
@@ -285,17 +287,8 @@ WRITERS: Final[dict[type, Writer]] = {
 
 def _as_plain(value: Any) -> Any:
     """A value of a subclass (or a typed int, a Float32) as the plain value this format writes
-    (read by :func:`~lexcodecs.codec.plain_value`, never through a method the subclass
-    overrides), or ``None`` when it is none of them."""
-    plain = plain_value(value)
-    kind = type(plain)
-    if kind in WRITERS or kind is tuple or kind is list:
-        return plain
-    if issubclass(kind, int):  # a typed int (bool is in WRITERS): its number
-        return int.__index__(plain)
-    if issubclass(kind, float):  # a Float32: its value
-        return float.__float__(plain)
-    return None
+    (``_js.plain_js_value``), or ``None`` when it is none of them."""
+    return plain_js_value(value, WRITERS)
 
 
 def _plain(value: Any) -> Any:
@@ -367,16 +360,5 @@ FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 
 def field_value(field_type: str, value: Any) -> Any:
-    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
-    anything else refused with an UnsupportedTypeError naming the field's types."""
-    kinds = FIELD_PY_TYPES[field_type]
-    if value is None or type(value) in kinds:
-        return value
-    if type(value) not in WRITERS and type(value) is not tuple and type(value) is not list:
-        plain = _as_plain(value)
-        if type(plain) in kinds:
-            return plain
-    raise UnsupportedTypeError(
-        f"{with_article(type(value).__name__)} is not a value of {with_article(field_type)}"
-        " field", codec=NAME, value=value,
-        expected=" or ".join(k.__name__ for k in kinds) + " or None")
+    """*value* as a field of *field_type* takes it (``_js.field_value``)."""
+    return js_field_value(NAME, FIELD_PY_TYPES, WRITERS, field_type, value)
