@@ -241,5 +241,6 @@ FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 
 def field_value(field_type: str, value: Any) -> Any:
-    """*value* as a field of *field_type* takes it (``_js.field_value``)."""
+    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
+    anything else refused with an UnsupportedTypeError naming the field's types."""
     return js_field_value(NAME, FIELD_PY_TYPES, WRITERS, field_type, value)

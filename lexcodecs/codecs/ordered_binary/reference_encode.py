@@ -287,7 +287,7 @@ WRITERS: Final[dict[type, Writer]] = {
 
 def _as_plain(value: Any) -> Any:
     """A value of a subclass (or a typed int, a Float32) as the plain value this format writes
-    (``_js.plain_js_value``), or ``None`` when it is none of them."""
+    (read by :func:`~lexcodecs.codec.plain_value`), or ``None`` when it is none of them."""
     return plain_js_value(value, WRITERS)
 
 
@@ -360,5 +360,6 @@ FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 
 def field_value(field_type: str, value: Any) -> Any:
-    """*value* as a field of *field_type* takes it (``_js.field_value``)."""
+    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
+    anything else refused with an UnsupportedTypeError naming the field's types."""
     return js_field_value(NAME, FIELD_PY_TYPES, WRITERS, field_type, value)
