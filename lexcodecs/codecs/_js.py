@@ -13,7 +13,7 @@ compiled bound class where the format's module is built (``CompiledBound``, of
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .. import _impl
 from ..codec import BaseCodec, BoundKey, FieldPlan, plain_value
@@ -21,10 +21,22 @@ from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeErr
 from ..pieces import CodecPieces, Piece
 from ..schema import Field, KeySchema
 
-__all__ = ["JsBound", "JsCodec", "bare_pieces", "field_value", "plain_js_value"]
+__all__ = ["FIELD_PY_TYPES", "JsBound", "JsCodec", "bare_pieces", "field_value",
+           "plain_js_value"]
 
 
 # -- values as the formats take them (their reference encoders read these) ------------------
+
+#: schema field type -> the exact Python types its values have (None is null in every field):
+#: bytewise's and ordered-binary's; charwise's, but bytes (it writes no Buffers)
+FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    "string": (str,),
+    "bytes": (bytes, bytearray, memoryview),
+    "bool": (bool,),
+    "float64": (float,),
+    "int": (int,),
+}
+
 
 def plain_js_value(value: Any, writers: Collection[type]) -> Any:
     """A value of a subclass (or a typed int, a Float32) as the plain value a JS format

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from ...errors import EncodeError, UnsupportedTypeError, with_article
 from ...types import UndefinedSentinel
+from .._js import FIELD_PY_TYPES as JS_FIELD_PY_TYPES
 from .._js import field_value as js_field_value
 from .._js import plain_js_value
 from .format import (
@@ -232,15 +233,9 @@ def encode_values(values: Sequence[Any], array: bool) -> bytes:
 # -- schema fields --------------------------------------------------------------------------
 
 #: schema field type -> the exact Python types its values have (None is null in every field)
-FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
-    "string": (str,),
-    "bool": (bool,),
-    "float64": (float,),
-    "int": (int,),
-}
+FIELD_PY_TYPES: Final = {t: kinds for t, kinds in JS_FIELD_PY_TYPES.items() if t != "bytes"}
 
 
 def field_value(field_type: str, value: Any) -> Any:
-    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
-    anything else refused with an UnsupportedTypeError naming the field's types."""
+    """*value* as a field of *field_type* takes it, else an UnsupportedTypeError."""
     return js_field_value(NAME, FIELD_PY_TYPES, WRITERS, field_type, value)

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from ...codec import buffer_value
 from ...errors import EncodeError, UnsupportedTypeError, with_article
+from .._js import FIELD_PY_TYPES as JS_FIELD_PY_TYPES
 from .._js import field_value as js_field_value
 from .._js import plain_js_value
 from .format import (
@@ -350,16 +351,9 @@ def encode_values(values: Sequence[Any], array: bool) -> bytes:
 # -- schema fields --------------------------------------------------------------------------
 
 #: schema field type -> the exact Python types its values have (None is NULL in every field)
-FIELD_PY_TYPES: Final[dict[str, tuple[type, ...]]] = {
-    "string": (str,),
-    "bytes": (bytes, bytearray, memoryview),
-    "bool": (bool,),
-    "float64": (float,),
-    "int": (int,),
-}
+FIELD_PY_TYPES: Final = JS_FIELD_PY_TYPES
 
 
 def field_value(field_type: str, value: Any) -> Any:
-    """*value* as a field of *field_type* takes it (a subclass as its base type's value);
-    anything else refused with an UnsupportedTypeError naming the field's types."""
+    """*value* as a field of *field_type* takes it, else an UnsupportedTypeError."""
     return js_field_value(NAME, FIELD_PY_TYPES, WRITERS, field_type, value)
