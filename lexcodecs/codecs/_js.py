@@ -12,17 +12,16 @@ compiled bound class where the format's module is built (``CompiledBound``, of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from .. import _impl
 from ..codec import BaseCodec, BoundKey, FieldPlan, plain_value
 from ..errors import DecodeError, EncodeError, LexCodecError, UnsupportedTypeError, with_article
-from ..pieces import CodecPieces, Piece
+from ..pieces import CodecPieces
 from ..schema import Field, KeySchema
 
-__all__ = ["FIELD_PY_TYPES", "JsBound", "JsCodec", "bare_pieces", "field_value",
-           "plain_js_value"]
+__all__ = ["FIELD_PY_TYPES", "JsBound", "JsCodec", "field_value", "plain_js_value"]
 
 
 # -- values as the formats take them (their reference encoders read these) ------------------
@@ -71,17 +70,6 @@ def field_value(codec: str, kinds: Mapping[str, tuple[type, ...]], writers: Coll
         f"{with_article(type(value).__name__)} is not a value of {with_article(field_type)}"
         " field", codec=codec, value=value,
         expected=" or ".join(k.__name__ for k in types) + " or None")
-
-
-def bare_pieces(item: Callable[[Field], Piece | None]) -> CodecPieces:
-    """The pieces of a key of one value, written bare (bytewise, charwise): a number's,
-    a boolean's and NULL's bytes are those of the same value as an array item (*item*'s
-    pieces, without the array's bytes around them); a string or binary is not escaped as
-    an item is, and takes the row API."""
-    def one(field: Field) -> Piece | None:
-        return None if field.type in ("string", "bytes") else item(field)
-
-    return CodecPieces(b"", one)
 
 
 class JsBound(BoundKey):

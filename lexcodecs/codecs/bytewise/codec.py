@@ -41,7 +41,7 @@ from ...errors import DecodeError, EncodeError, with_article
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field
-from .._js import JsBound, JsCodec, bare_pieces
+from .._js import JsBound, JsCodec
 from . import explain
 from .anomalies import ANOMALIES, reading_anomalies
 from .format import ARRAY, BUFFER, END, FALSE, MAX_EXACT_INT, NAME, NULL, STRING, TRUE
@@ -123,8 +123,8 @@ def decode_key_lenient_array(key: Any) -> tuple[Any, ...]:
 # item, ``00`` (the declaration's key prefix and suffix). An item is its tag and body: a
 # number's 8 bytes (an int's: the double it equals), a string's or Buffer's escaped bytes and
 # a ``00``; NULL is the bare tag ``10``. A key of one value is that value bare, unless the
-# option ``array`` makes it an array too: a number, a boolean or NULL as its item
-# (``bare_pieces``), a string or Buffer, which is not escaped there, by the row API.
+# option ``array`` makes it an array too (``bare_piece``): a number, a boolean or NULL as its
+# item, a string or Buffer as its tag and its bytes as they are (no escapes, no end).
 
 _NULL: Final = bytes((NULL,))
 
@@ -148,10 +148,17 @@ def columnar_piece(field: Field) -> Piece | None:
     return None
 
 
-#: several values (one value bare: its own pieces, numbers and booleans), and with the option
-#: ``array`` any number
+def bare_piece(field: Field) -> Piece | None:
+    """*field*'s piece as the one value of a key, written bare."""
+    if field.type in ("string", "bytes"):
+        return Piece(WRITERS["bytes"], 0, 0, bytes((STRING if field.type == "string" else BUFFER,)),
+                     null=_NULL)
+    return columnar_piece(field)
+
+
+#: several values (one value bare: its own pieces), and with the option ``array`` any number
 _PIECES: Final = CodecPieces(b"", columnar_piece, min_fields=2,
-                             one=bare_pieces(columnar_piece),
+                             one=CodecPieces(b"", bare_piece),
                              key_prefix=bytes((ARRAY,)), key_suffix=bytes((END,)))
 _ARRAY_PIECES: Final = CodecPieces(b"", columnar_piece, key_prefix=bytes((ARRAY,)),
                                    key_suffix=bytes((END,)))

@@ -43,7 +43,7 @@ from ...errors import DecodeError
 from ...inspection import Inspection
 from ...pieces import FLAGS, WRITERS, CodecPieces, Piece
 from ...schema import Field
-from .._js import JsBound, JsCodec, bare_pieces
+from .._js import JsBound, JsCodec
 from . import explain, lenient_decode
 from .anomalies import ANOMALIES, reading_anomalies
 from .format import ARRAY, FALSE, NAME, NULL, NUMBER_MAX, SEPARATOR, STRING, TERMINATOR, TRUE
@@ -58,7 +58,7 @@ from .reference_encode import (
 )
 
 __all__ = ["PACKAGE", "READINGS", "BoundCharwise", "CharwiseCodec", "ReferenceBoundCharwise",
-           "columnar_piece"]
+           "bare_piece", "columnar_piece"]
 
 #: the package name lexcodecs._impl knows the compiled module by
 PACKAGE: Final = "charwise"
@@ -72,8 +72,8 @@ READINGS: Final = ("strict", "reference")
 # separator), ``!`` (the declaration's key prefix and suffix). An item is a number's text (an
 # int's: the number it equals), ``B``/``C``, or ``J`` and a string's item escapes; NULL is
 # ``A``. A key of one value is that value bare, unless the option ``array`` makes it an array
-# too: a number, a boolean or NULL as its item (``bare_pieces``), a string, which takes no item
-# escapes there, by the row API.
+# too (``bare_piece``): a number, a boolean or NULL as its item; a string, which takes no item
+# escapes there, by the row API (the kernel writes a string only as an item).
 
 _NULL: Final = bytes((NULL,))
 
@@ -93,10 +93,14 @@ def columnar_piece(field: Field) -> Piece | None:
     return None
 
 
-#: several values (one value bare: its own pieces, numbers and booleans), and with the option
-#: ``array`` any number
+def bare_piece(field: Field) -> Piece | None:
+    """*field*'s piece as the one value of a key, written bare: an item's, but a string's."""
+    return None if field.type == "string" else columnar_piece(field)
+
+
+#: several values (one value bare: its own pieces), and with the option ``array`` any number
 _PIECES: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
-                             one=bare_pieces(columnar_piece),
+                             one=CodecPieces(b"", bare_piece),
                              key_prefix=bytes((ARRAY,)), key_suffix=bytes((TERMINATOR,)))
 _ARRAY_PIECES: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece,
                                    key_prefix=bytes((ARRAY,)), key_suffix=bytes((TERMINATOR,)))
