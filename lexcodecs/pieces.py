@@ -108,6 +108,7 @@ F_TI_TIME: Final = 524288
 F_BW_TEXT: Final = 1048576
 F_BW_BUFFER: Final = 2097152
 F_CW_TEXT: Final = 4194304
+F_CW_BARE: Final = 8388608
 
 #: flag name (a declaration's) -> bit (the kernel's ``_kernel.pyx`` documents each)
 FLAGS: Final[dict[str, int]] = {
@@ -117,7 +118,7 @@ FLAGS: Final[dict[str, int]] = {
     "seven_last": F_SEVEN_LAST, "escape_ff": F_ESCFF, "ordered_binary_string": F_OBSTR,
     "zero_up": F_ZERO_UP, "tidb_groups": F_TI_GROUPS, "memcomparable_bytes": F_MC_BYTES,
     "storekey_bytes": F_SK_BYTES, "tidb_time": F_TI_TIME, "bytewise_text": F_BW_TEXT,
-    "bytewise_buffer": F_BW_BUFFER, "charwise_text": F_CW_TEXT,
+    "bytewise_buffer": F_BW_BUFFER, "charwise_text": F_CW_TEXT, "charwise_bare": F_CW_BARE,
 }
 
 #: the longest piece the kernel writes (``MAX_PIECE``: a plan row's bound above it is refused)

@@ -92,7 +92,8 @@ BYTES     by flag             a string's or binary's data: raw; ``00`` escaped `
                               length, then the data (``F_SK_BYTES``, storekey/: ``sk_bytes``);
                               an array item's escapes (``F_BW_TEXT``, ``F_BW_BUFFER``,
                               bytewise/: ``bw_escaped``; ``F_CW_TEXT``, charwise/:
-                              ``cw_text``)
+                              ``cw_text``, with ``F_CW_BARE`` a string bare, not an item:
+                              only ``00`` and ``01`` escaped)
 ========  ==================  =====================================================================
 
 A loop here writes a piece the way its shape needs: the keys of one length store exactly,
@@ -162,7 +163,7 @@ cdef enum:
 # writers (W_*: the integers, then the floats; dispatch goes by <=) and flags (F_*): the
 # table of lexcodecs/pieces.py, through the .pxd the build writes from it
 from lexcodecs._pieces_format cimport (
-    F_BCD, F_BW_BUFFER, F_BW_TEXT, F_CW_TEXT, F_ESC00, F_ESCFF, F_FLOAT32, F_INVERT,
+    F_BCD, F_BW_BUFFER, F_BW_TEXT, F_CW_BARE, F_CW_TEXT, F_ESC00, F_ESCFF, F_FLOAT32, F_INVERT,
     F_LITERAL, F_MC_BYTES, F_NO00, F_OBSTR, F_PLUS1, F_PLUS2, F_SEVEN, F_SEVEN_LAST,
     F_SIGNED, F_SIGNFLIP, F_SK_BYTES, F_TERM_LAST, F_TI_GROUPS, F_TI_TIME, F_ZERO_UP,
     MAX_PIECE, W_BE, W_BOOL, W_BW_INT, W_BW_NUM, W_BYTES, W_CENT_INT, W_CW_INT, W_CW_NUM,
@@ -429,8 +430,8 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         return sk_bytes(p, src, size)
     elif body <= B_BW_ESCAPED:
         return bw_escaped(p, src, size, (f.flags & F_BW_BUFFER) != 0)
-    else:  # a charwise string as an array item (the kernel writes only arrays of them)
-        return cw_text(p, src, size, True)
+    else:  # a charwise string as an array item, or bare (a key of one value)
+        return cw_text(p, src, size, not (f.flags & F_CW_BARE))
     memcpy(p, src, size)
     return p + size
 

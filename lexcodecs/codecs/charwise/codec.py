@@ -72,8 +72,8 @@ READINGS: Final = ("strict", "reference")
 # separator), ``!`` (the declaration's key prefix and suffix). An item is a number's text (an
 # int's: the number it equals), ``B``/``C``, or ``J`` and a string's item escapes; NULL is
 # ``A``. A key of one value is that value bare, unless the option ``array`` makes it an array
-# too (``bare_piece``): a number, a boolean or NULL as its item; a string, which takes no item
-# escapes there, by the row API (the kernel writes a string only as an item).
+# too (``bare_piece``): a number, a boolean or NULL as its item; a string without the item
+# escapes (``charwise_bare``: only ``00`` and ``01`` escaped).
 
 _NULL: Final = bytes((NULL,))
 
@@ -94,8 +94,12 @@ def columnar_piece(field: Field) -> Piece | None:
 
 
 def bare_piece(field: Field) -> Piece | None:
-    """*field*'s piece as the one value of a key, written bare: an item's, but a string's."""
-    return None if field.type == "string" else columnar_piece(field)
+    """*field*'s piece as the one value of a key, written bare: an item's, but a string's,
+    which takes no item escapes."""
+    if field.type == "string":
+        return Piece(WRITERS["bytes"], 0, FLAGS["charwise_text"] | FLAGS["charwise_bare"],
+                     bytes((STRING,)), null=_NULL)
+    return columnar_piece(field)
 
 
 #: several values (one value bare: its own pieces), and with the option ``array`` any number
