@@ -858,8 +858,8 @@ def test_a_bool8_column_is_its_booleans(monkeypatch: pytest.MonkeyPatch, kernel:
                                                                   for v in logical]
     schema = KeySchema.parse("b:bool")
     plan = _kernel_plan(name, schema, table)
-    declared = pieces.declared(get_codec(name))
-    declares = declared is not None and declared.min_fields <= 1  # (ordered-binary: bare)
+    declared = pieces.declared(get_codec(name), 1)  # a key of one field (JS: bare)
+    declares = declared is not None and declared.min_fields <= 1
     assert (plan is not None) == (kernel and declares)  # the kernel reads it
     plain = pa.table({"b": pa.array(logical, pa.bool_())})
     try:
@@ -937,17 +937,19 @@ def test_a_declaration_holds_for_the_schemas_it_names(fields: int, kernel: bool)
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the columnar kernel is not built")
-@pytest.mark.parametrize("name", ["bytewise", "charwise"])
+@pytest.mark.parametrize("name", ["bytewise", "charwise", "ordered-binary"])
 @pytest.mark.parametrize(("text", "kernel"), [
     ("x:float64", True), ("a:int", True), ("c:bool", True), ("x:float64 desc", False),
     ("s:string", True), ("b:bytes", True)])
 def test_one_value_bare_is_the_kernels(name: str, text: str, kernel: bool) -> None:
-    """bytewise and charwise write a key of one value bare, not as an array (each codec's
+    """The JS formats write a key of one value bare, not as an array (each codec's
     ``bare_piece``): a number, a boolean and NULL as their bytes as an item, bytewise's
     string or Buffer as its tag and its bytes unescaped, charwise's string without the item
-    escapes (``!``, ``"``, ``?`` as they are); the kernel writes them. charwise has no
-    bytes."""
-    kernel = kernel and not (name == "charwise" and text == "b:bytes")
+    escapes (``!``, ``"``, ``?`` as they are), ordered-binary's strings and Buffers as
+    items; the kernel writes them. ordered-binary's bare numbers are cut short, by the row
+    API; charwise has no bytes."""
+    kernel = kernel and not (name == "charwise" and text == "b:bytes") and not (
+        name == "ordered-binary" and text in ("x:float64", "a:int"))
     schema = KeySchema.parse(text)
     codec = get_codec(name)
     try:
@@ -995,3 +997,22 @@ def test_a_key_longer_than_the_codecs_limit_is_the_row_apis(
     with pytest.raises(EncodeError) as info:
         encode_arrow(pa.table({"s": ["c" * 8185], "x": [3.0]}), schema, codec)
     assert str(info.value.reason).startswith(reason)
+    # one string alone, bare: its own declaration has the same limit
+    declined.clear()
+    alone = codec.bind("s:string")
+    texts = ["a" * 8000, "b" * 8185, ""]
+    assert encode_arrow(pa.table({"s": texts}), "s:string", codec).to_pylist() == [
+        alone.encode((t,)) for t in texts]
+    assert declined == [1]
+    for long in ("c" * 8190, "c" * 9000):
+        try:
+            expected: bytes | str = alone.encode((long,))
+        except EncodeError as exc:
+            expected = str(exc.reason)
+        try:
+            got: bytes | str = encode_arrow(pa.table({"s": [long]}), "s:string",
+                                            codec).to_pylist()[0]
+        except EncodeError as exc:
+            got = str(exc.reason)
+        assert got == expected or (isinstance(got, str) and isinstance(expected, str)
+                                   and got.startswith(expected))

@@ -38,7 +38,7 @@ from .reference_decode import decode_fields, decode_key
 from .reference_encode import FIELD_PY_TYPES, encode_values, field_value
 
 __all__ = ["COLUMNAR", "INT_LIMIT", "PACKAGE", "BoundOrderedBinary", "OrderedBinaryCodec",
-           "columnar_piece"]
+           "bare_piece", "columnar_piece"]
 
 #: the package name lexcodecs._impl knows the compiled module by
 PACKAGE: Final = "ordered_binary"
@@ -69,9 +69,18 @@ def columnar_piece(field: Field) -> Piece | None:
     return None
 
 
+def bare_piece(field: Field) -> Piece | None:
+    """*field*'s piece as the one value of a key, written bare: a string's, a Buffer's, a
+    boolean's and NULL's bytes are those of an item; a number's are cut short (its trailing
+    zero bytes dropped: the row API's)."""
+    return None if field.type in ("int", "float64") else columnar_piece(field)
+
+
 #: the kernel's view of the keys: values with ``00`` between them, as an array (one value
-#: alone is written bare: the row API's), no longer than lmdb-js's buffer surely takes
+#: alone is written bare: its own pieces), no longer than lmdb-js's buffer surely takes
 COLUMNAR: Final = CodecPieces(bytes((SEPARATOR,)), columnar_piece, min_fields=2,
+                              one=CodecPieces(b"", bare_piece,
+                                              max_key=BUFFER_SIZE - NUMBER_WRITE),
                               max_key=BUFFER_SIZE - NUMBER_WRITE)
 
 
