@@ -128,9 +128,10 @@ cdef inline int buf_put_be(Buf *b, unsigned long long x, int width) except -1:
 
 
 cdef inline int buf_put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
-    """*s* with every ``00`` followed by ``ff`` (``_raw.pxd``'s :c:func:`raw_escape00`)."""
-    if b.n + 2 * n > b.cap:
-        buf_grow(b, 2 * n)
+    """*s* with every ``00`` followed by ``ff`` (``_raw.pxd``'s :c:func:`raw_escape00`, whose
+    stores may pass its 2n bytes: SLACK)."""
+    if b.n + 2 * n + SLACK > b.cap:
+        buf_grow(b, 2 * n + SLACK)
     b.n = raw_escape00(b.p + b.n, s, n) - b.p
     return 0
 

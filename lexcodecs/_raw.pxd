@@ -118,8 +118,8 @@ cdef inline int raw_lead00(uint64_t w) noexcept nogil:
 
 
 cdef inline uint8_t* raw_escape00(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:
-    """*s* with every ``00`` followed by ``ff`` (at most 2n bytes, stored exactly past 16
-    bytes of SLACK): one copy when it holds no ``00`` (most strings). Else 8 bytes at a time:
+    """*s* with every ``00`` followed by ``ff`` (at most 2n bytes; its stores may pass them
+    by 8 bytes: SLACK): one copy when it holds no ``00`` (most strings). Else 8 bytes at a time:
     a word whose ``00`` bytes all lead it (a big-endian integer as binary: ids, counters) as
     two stores, its ``00 ff`` pairs from a constant and the rest of it shifted; any other
     byte by byte (not a copy up to the first ``00`` and the bytes after: a call of ``memcpy``

@@ -78,9 +78,10 @@ cdef str PACKAGE = "orderedcode"
 # them room in the Buf.
 
 cdef inline int put_escaped(Buf *b, const unsigned char *s, Py_ssize_t n) except -1:
-    """A string item: ``00`` -> ``00 ff``, ``ff`` -> ``ff 00``, then ``00 01``."""
+    """A string item: ``00`` -> ``00 ff``, ``ff`` -> ``ff 00``, then ``00 01`` (the
+    layout's stores may pass its 2n bytes: SLACK)."""
     cdef unsigned char *q
-    buf_room(b, 2 * n + 2)
+    buf_room(b, 2 * n + 2 + SLACK)
     q = oc_escaped(b.p + b.n, s, n)
     q[0] = 0x00
     q[1] = 0x01
