@@ -263,8 +263,8 @@ def test_unlikely_values(value: Any, unlikely: bool) -> None:
 def test_the_search_runs_without_collections_and_restores_the_collector() -> None:
     """identify keeps every schema it binds until it ends: a cyclic collection during it
     would walk them all again, so the collector is paused (counted by gc's own callbacks,
-    not timed: at most the one young collection as it returns, which frees the cycles the
-    search left, where hundreds ran before), and left as it was: on after, or off when it
+    not timed: at most the one collection as it returns, which frees the cycles the search
+    left, where over a thousand ran before), and left as it was: on after, or off when it
     was off."""
     import gc
 
@@ -280,7 +280,7 @@ def test_the_search_runs_without_collections_and_restores_the_collector() -> Non
     try:
         assert gc.isenabled()
         identify(keys)
-        assert runs in ([], [0])
+        assert len(runs) <= 1  # of any generation: the counts decide which
         assert gc.isenabled()
         gc.disable()
         try:
