@@ -117,32 +117,47 @@ cdef inline int raw_lead00(uint64_t w) noexcept nogil:
     return z
 
 
+cdef inline uint8_t* raw_lead00_word(uint8_t* p, uint64_t w, int z) noexcept nogil:
+    """The 8 bytes of *w* escaped, its first *z* (:func:`raw_lead00`) ``00`` and the rest
+    none: the ``00 ff`` pairs from a constant, then the rest of *w* shifted, two stores in
+    place of a byte loop (a big-endian integer as binary: ids, counters). The stores pass
+    the end by up to 8 bytes (SLACK)."""
+    cdef uint64_t pairs = 0xFF00FF00FF00FF00ULL  # 00 ff 00 ff ... in memory
+    memcpy(p, &pairs, 8)
+    memcpy(p + 8, &pairs, 8)
+    p += 2 * z
+    w = (w >> (4 * z)) >> (4 * z)  # z = 8: nothing left (one shift of 64 is undefined)
+    memcpy(p, &w, 8)
+    return p + 8 - z
+
+
 cdef inline uint8_t* raw_escape00(uint8_t* p, const uint8_t* s, Py_ssize_t n) noexcept nogil:
     """*s* with every ``00`` followed by ``ff`` (at most 2n bytes; its stores may pass them
-    by 8 bytes: SLACK): one copy when it holds no ``00`` (most strings). Else 8 bytes at a time:
-    a word whose ``00`` bytes all lead it (a big-endian integer as binary: ids, counters) as
-    two stores, its ``00 ff`` pairs from a constant and the rest of it shifted; any other
-    byte by byte (not a copy up to the first ``00`` and the bytes after: a call of ``memcpy``
-    for a few bytes cost the kernel's 8-byte binaries with leading zeros 15%)."""
-    cdef Py_ssize_t k = 0
-    cdef uint64_t w
-    cdef uint64_t pairs = 0xFF00FF00FF00FF00ULL  # 00 ff 00 ff ... in memory
-    cdef int z
-    cdef uint8_t c
+    by 8 bytes: SLACK): one copy when it holds no ``00`` (most strings), else
+    :func:`raw_escape00_some`."""
     if not raw_has00(s, n):
         memcpy(p, s, n)
         return p + n
+    return raw_escape00_some(p, s, n)
+
+
+cdef inline uint8_t* raw_escape00_some(uint8_t* p, const uint8_t* s,
+                                       Py_ssize_t n) noexcept nogil:
+    """:func:`raw_escape00` of an *s* known to hold a ``00`` (the kernel's short strings
+    find it as they are read). 8 bytes at a time while each word's ``00`` bytes all lead
+    it (:func:`raw_lead00_word`), then byte by byte (not a copy up to the first ``00`` and
+    the bytes after: a call of ``memcpy`` for a few bytes cost the kernel's 8-byte binaries
+    with leading zeros 15%)."""
+    cdef Py_ssize_t k = 0
+    cdef uint64_t w
+    cdef int z
+    cdef uint8_t c
     while k + 8 <= n:
         memcpy(&w, s + k, 8)
         z = raw_lead00(w)
         if z < 0:
             break
-        memcpy(p, &pairs, 8)
-        memcpy(p + 8, &pairs, 8)
-        p += 2 * z
-        w = (w >> (4 * z)) >> (4 * z)  # z = 8: nothing left (one shift of 64 is undefined)
-        memcpy(p, &w, 8)
-        p += 8 - z
+        p = raw_lead00_word(p, w, z)
         k += 8
     for k in range(k, n):
         c = s[k]

@@ -187,7 +187,7 @@ class CodecPieces:
     #: value bare, not as an array: a schema of fewer fields takes the row API, or :attr:`one`)
     min_fields: int = 1
     #: the declaration of a schema of one field, where the codec writes one value another
-    #: way (bare, not as an array: bytewise's and charwise's numbers), or None
+    #: way (the JS formats: bare, not as an array), or None
     one: CodecPieces | None = None
     #: the field options the piece function reads (memcomparable's ``nullable``, say): a
     #: field with any other option takes the row API

@@ -115,7 +115,7 @@ from libc.string cimport memcpy, memset
 # its bound, so a fixed-size store may pass a key's end)
 from lexcodecs._raw cimport (
     SLACK, __builtin_bswap16, __builtin_bswap32, __builtin_bswap64, copy4, raw_be,
-    raw_escape00, raw_has00, raw_invert, raw_order, raw_seven,
+    raw_escape00, raw_escape00_some, raw_has00, raw_invert, raw_order, raw_seven,
 )
 # the shortest round-trip digits of a double (sqlite4's floats): Ryu, and its tables; then
 # the base-100 number of sqlite4 and HBase (its integers, sqlite4's floats), over raw buffers
@@ -400,7 +400,7 @@ cdef inline uint8_t* _bytes(const FieldC* f, uint8_t* p, Py_ssize_t i, bint t) n
         elif body != B_RAW and _byte_in(w0, w1, size):
             if body == B_NO00:
                 return NULL
-            return raw_escape00(p, src, size)
+            return raw_escape00_some(p, src, size)  # (its 00 just found)
         memcpy(p, &w0, 8)
         memcpy(p + 8, &w1, 8)
         return p + size
